@@ -1,0 +1,59 @@
+"""The `yanniv` console script: serve the app, or run engine simulations and bot tournaments."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="yanniv", description="YANNIV, the card game.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: SQLite file)")
+
+    sim = sub.add_parser("simulate", help="play matches between built-in policies (engine benchmark)")
+    sim.add_argument("--seats", type=int, default=4)
+    sim.add_argument("--matches", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--manches", type=int, default=6)
+    sim.add_argument(
+        "--policies",
+        default="greedy",
+        help="comma-separated policy names, one per seat or one for all (random, greedy)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch to a sub-command; heavy imports happen only in the chosen one."""
+    args = _build_parser().parse_args(argv)
+    if args.command == "serve":
+        from yanniv.server.run import serve
+
+        serve(host=args.host, port=args.port, database_url=args.database_url)
+        return 0
+    if args.command == "simulate":
+        from yanniv.simulate import run_simulation
+
+        summary = run_simulation(
+            seats=args.seats,
+            matches=args.matches,
+            seed=args.seed,
+            manches=args.manches,
+            policies=args.policies.split(","),
+        )
+        import json
+
+        json.dump(summary, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
