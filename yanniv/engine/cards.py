@@ -1,0 +1,85 @@
+"""Cards of the 52-card deck as interned value objects.
+
+Cards are created once (`DECK`) and compared by (rank, suit); `Card.parse("TH")` and
+`card.code` convert to and from the two-character code used on the wire and in tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Suit = Literal["S", "H", "D", "C"]
+Colour = Literal["red", "black"]
+
+SUITS: tuple[Suit, ...] = ("S", "H", "D", "C")
+RANK_CODES = "A23456789TJQK"
+RANK_NAMES_FR = {
+    1: "As", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+    11: "Valet", 12: "Dame", 13: "Roi",
+}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+#: Ranks that carry a power (★): 4, 6, 7, 8, 9, Jack, Queen, King.
+POWER_RANKS = frozenset({4, 6, 7, 8, 9, JACK, QUEEN, KING})
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card: rank 1 (Ace) to 13 (King) and a suit letter."""
+
+    rank: int
+    suit: Suit
+
+    @property
+    def value(self) -> int:
+        """Points in hand: Ace 1, 2-10 face value, figures 10."""
+        return self.rank if self.rank < 10 else 10
+
+    @property
+    def colour(self) -> Colour:
+        return "red" if self.suit in ("H", "D") else "black"
+
+    @property
+    def is_power(self) -> bool:
+        return self.rank in POWER_RANKS
+
+    @property
+    def code(self) -> str:
+        return RANK_CODES[self.rank - 1] + self.suit
+
+    @property
+    def label_fr(self) -> str:
+        return f"{RANK_NAMES_FR[self.rank]}{SUIT_SYMBOLS[self.suit]}"
+
+    @staticmethod
+    def parse(code: str) -> Card:
+        """`"AS"`, `"TH"`, `"10H"`, `"qd"` → the interned card; ValueError otherwise."""
+        text = code.strip().upper()
+        if text.startswith("10"):
+            text = "T" + text[2:]
+        if len(text) != 2 or text[0] not in RANK_CODES or text[1] not in SUITS:
+            raise ValueError(f"not a card code: {code!r}")
+        return _BY_CODE[text]
+
+    def __repr__(self) -> str:
+        return self.code
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
+_BY_CODE = {card.code: card for card in DECK}
+
+
+def cards(codes: str) -> tuple[Card, ...]:
+    """Parse space-separated codes, a test and REPL convenience: `cards("AS 2S 3S")`."""
+    return tuple(Card.parse(code) for code in codes.split())
+
+
+def hand_value(hand: tuple[Card, ...] | list[Card]) -> int:
+    return sum(card.value for card in hand)
+
+
+def sort_hand(hand: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
+    """Hands are kept sorted by rank then suit so that equal hands are equal tuples."""
+    return tuple(sorted(hand))

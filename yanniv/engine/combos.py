@@ -1,0 +1,90 @@
+"""Which groups of cards may be played together: a single, a set of 2-4 of a rank, or a run.
+
+A run is 3+ consecutive ranks of one suit, Ace low (A-2-3 is a run, Q-K-A is not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import combinations
+
+from yanniv.engine.cards import Card
+
+
+def is_set(group: tuple[Card, ...]) -> bool:
+    return 2 <= len(group) <= 4 and all(card.rank == group[0].rank for card in group)
+
+
+def is_run(group: tuple[Card, ...]) -> bool:
+    if len(group) < 3:
+        return False
+    suit = group[0].suit
+    if any(card.suit != suit for card in group):
+        return False
+    ranks = sorted(card.rank for card in group)
+    return all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False))
+
+
+def is_combination(group: tuple[Card, ...]) -> bool:
+    """True for every legal packet: single card, set, or run."""
+    if len(group) == 1:
+        return True
+    if len(set(group)) != len(group):
+        return False
+    return is_set(group) or is_run(group)
+
+
+def all_combinations(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
+    """Every legal combination within a hand, each as a sorted tuple (runs in rank order)."""
+    hand = sorted(hand)
+    result: list[tuple[Card, ...]] = [(card,) for card in hand]
+    by_rank: dict[int, list[Card]] = {}
+    by_suit: dict[str, list[Card]] = {}
+    for card in hand:
+        by_rank.setdefault(card.rank, []).append(card)
+        by_suit.setdefault(card.suit, []).append(card)
+    for group in by_rank.values():
+        for size in range(2, len(group) + 1):
+            result.extend(combinations(group, size))
+    for suited in by_suit.values():
+        if len(suited) < 3:
+            continue
+        ranks = {card.rank: card for card in suited}
+        # Maximal streaks of consecutive ranks; every contiguous window of 3+ is a run.
+        for start in sorted(ranks):
+            if start - 1 in ranks:
+                continue
+            streak = []
+            rank = start
+            while rank in ranks:
+                streak.append(ranks[rank])
+                rank += 1
+            for length in range(3, len(streak) + 1):
+                for offset in range(len(streak) - length + 1):
+                    result.append(tuple(streak[offset : offset + length]))
+    return result
+
+
+def has_misdeal_pattern(hand: Iterable[Card]) -> bool:
+    """A dealt hand with three of a rank, or three consecutive ranks of one suit, is a misdeal."""
+    hand = list(hand)
+    ranks: dict[int, int] = {}
+    for card in hand:
+        ranks[card.rank] = ranks.get(card.rank, 0) + 1
+    if any(count >= 3 for count in ranks.values()):
+        return True
+    present = {(card.suit, card.rank) for card in hand}
+    return any(
+        (suit, rank + 1) in present and (suit, rank + 2) in present for suit, rank in present
+    )
+
+
+def extends(played: tuple[Card, ...], card: Card) -> bool:
+    """Whether `card` has the rank of a single/set just played, or prolongs the run just played."""
+    if len(played) >= 3 and is_run(played):
+        if card.suit != played[0].suit:
+            return False
+        low = min(c.rank for c in played)
+        high = max(c.rank for c in played)
+        return card.rank in (low - 1, high + 1) and 1 <= card.rank <= 13
+    return card.rank == played[0].rank

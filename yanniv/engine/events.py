@@ -1,0 +1,219 @@
+"""Typed, frozen events produced by `apply`, with per-recipient redaction.
+
+An event may carry cards that only some seats may see (`parties`); `redact(event, viewer)`
+returns the version a given viewer may receive, with those cards blanked out (None).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import ClassVar, Literal
+
+from yanniv.engine.cards import Card, Colour
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base: `private` names the fields only `parties` may see."""
+
+    private: ClassVar[tuple[str, ...]] = ()
+
+    def parties(self) -> tuple[int, ...]:
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class MancheStarted(Event):
+    manche: int
+    tiebreak: bool
+    starter: int
+    participants: tuple[int, ...]
+    flipped: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Misdeal(Event):
+    """A dealt hand held three of a rank or a three-card run of one suit: the deal is redone."""
+
+    seat: int
+    manche: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    seat: int
+    cards: tuple[Card, ...]
+    #: True for a card played at once, without effect (drawn card that matches, 4 received).
+    at_once: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class YannivCalled(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class YannivChecked(Event):
+    """The turn came back to the caller: `holds` ends the manche, otherwise play goes on."""
+
+    seat: int
+    holds: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    """A card drawn: from the pile (card seen by the drawer only) or from the discard (public)."""
+
+    private: ClassVar[tuple[str, ...]] = ("card",)
+    seat: int
+    source: Literal["pile", "discard"]
+    card: Card | None
+    #: True when the seat drew without playing (no legal play under a 6 or a 7, or empty hand).
+    without_playing: bool = False
+
+    def parties(self) -> tuple[int, ...]:
+        return (-1,) if self.source == "discard" else (self.seat,)
+
+
+@dataclass(frozen=True, slots=True)
+class PowerChosen(Event):
+    seat: int
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class ColourChosen(Event):
+    seat: int
+    colour: Colour
+
+
+@dataclass(frozen=True, slots=True)
+class QueenDrew(Event):
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class QueenKept(Event):
+    """Kept card and the order put back are known to the Queen player only."""
+
+    private: ClassVar[tuple[str, ...]] = ("kept", "returned")
+    seat: int
+    returned_count: int
+    kept: Card | None
+    returned: tuple[Card, ...] | None
+
+    def parties(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True, slots=True)
+class FourAsked(Event):
+    seat: int
+    target: int
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class FourAnswered(Event):
+    """Whether the target had the asked value is public; which card, only the two know."""
+
+    private: ClassVar[tuple[str, ...]] = ("card",)
+    seat: int
+    asker: int
+    rank: int
+    given: bool
+    card: Card | None
+
+    def parties(self) -> tuple[int, ...]:
+        return (self.seat, self.asker)
+
+
+@dataclass(frozen=True, slots=True)
+class FourExchanged(Event):
+    private: ClassVar[tuple[str, ...]] = ("card",)
+    seat: int
+    target: int
+    card: Card | None
+
+    def parties(self) -> tuple[int, ...]:
+        return (self.seat, self.target)
+
+
+@dataclass(frozen=True, slots=True)
+class KingSwapped(Event):
+    private: ClassVar[tuple[str, ...]] = ("given", "taken")
+    seat: int
+    target: int
+    given: Card | None
+    taken: Card | None
+
+    def parties(self) -> tuple[int, ...]:
+        return (self.seat, self.target)
+
+
+@dataclass(frozen=True, slots=True)
+class PowerSkipped(Event):
+    seat: int
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class DirectionChanged(Event):
+    seat: int
+    direction: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintSet(Event):
+    """A 6 or a 7 binds the next player."""
+
+    seat: int
+    target: int
+    kind: Literal["six", "seven"]
+    colour: Colour | None
+
+
+@dataclass(frozen=True, slots=True)
+class PileReshuffled(Event):
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MancheEnded(Event):
+    manche: int
+    tiebreak: bool
+    caller: int | None
+    hands: tuple[tuple[Card, ...], ...]
+    points: tuple[int, ...]
+    deltas: tuple[int, ...]
+    winner: int | None
+    tied: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    totals: tuple[int, ...]
+    #: Seats from first to last.
+    ranking: tuple[int, ...]
+
+
+def redact(event: Event, viewer: int | None) -> Event:
+    """The event as `viewer` may see it (None: a spectator); private cards become None."""
+    if not event.private:
+        return event
+    parties = event.parties()
+    if parties == (-1,) or (viewer is not None and viewer in parties):
+        return event
+    return replace(event, **{name: None for name in event.private})
+
+
+def event_fields(event: Event) -> dict[str, object]:
+    """Field values by name, for serializers outside the engine."""
+    return {f.name: getattr(event, f.name) for f in fields(event)}

@@ -1,0 +1,191 @@
+"""The state of a match: plain values, copied on every `apply` and never changed afterwards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from yanniv.engine.actions import DecisionKind
+from yanniv.engine.cards import Card, Colour
+
+Direction = Literal[1, -1]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """What the room decides before the start."""
+
+    seats: int = 4
+    manches: int = 6
+    #: Seat that starts the first manche; None draws it from the match seed.
+    first_player: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.seats <= 4:
+            raise ValueError("a match has 2 to 4 seats")
+        if not 1 <= self.manches <= 20:
+            raise ValueError("a match has 1 to 20 manches")
+        if self.first_player is not None and not 0 <= self.first_player < self.seats:
+            raise ValueError("first_player must be a seat index")
+
+
+@dataclass(frozen=True, slots=True)
+class Packet:
+    """Cards put on the discard in one turn; `seat` is None for the card flipped at the deal."""
+
+    seat: int | None
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """What a 6 or a 7 imposes on the next player."""
+
+    kind: Literal["six", "seven"]
+    colour: Colour | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The decision that must be taken now, and by whom (not always the turn player)."""
+
+    kind: DecisionKind
+    seat: int
+    #: choose_power: the power ranks to choose from.
+    ranks: tuple[int, ...] = ()
+    #: queen_keep: the cards drawn; play_drawn / four_play_received: the card that may be played.
+    cards: tuple[Card, ...] = ()
+    #: four_ask / king: how many uses of the power remain (this one included).
+    remaining: int = 0
+    #: four_give: the asker; four_exchange: the target.
+    other: int | None = None
+    #: four_give: the asked rank.
+    rank: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MancheResult:
+    """How a manche ended: every hand revealed, points and score changes."""
+
+    manche: int
+    tiebreak: bool
+    caller: int | None
+    hands: tuple[tuple[Card, ...], ...]
+    points: tuple[int, ...]
+    deltas: tuple[int, ...]
+    #: The single winner (−5), or None when the ex-aequo all scored 0.
+    winner: int | None
+    tied: tuple[int, ...]
+    participants: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+class MatchState:
+    """Everything about a match. Treat as immutable: `apply` returns a fresh copy.
+
+    A plain slotted class rather than a frozen dataclass because `apply` copies it on every
+    action, and a shallow copy of a slotted object is several times cheaper than
+    `dataclasses.replace`; every field holds an immutable value, so sharing is safe.
+    """
+
+    __slots__ = (
+        "_legal",
+        "active",
+        "config",
+        "deal_attempt",
+        "direction",
+        "discard",
+        "finished",
+        "hands",
+        "known",
+        "last_result",
+        "manche",
+        "manche_history",
+        "pending",
+        "pile",
+        "pile_known",
+        "prev_packet",
+        "ranking",
+        "scores",
+        "seed",
+        "starter",
+        "step",
+        "tiebreak",
+        "turn",
+        "turn_constraint",
+        "turn_packet",
+        "turn_play",
+        "turn_power",
+        "turn_power_count",
+        "turn_six_colour",
+        "yanniv_caller",
+    )
+
+    config: MatchConfig
+    seed: int | str
+    #: Number of actions applied since the start (the length of the action log).
+    step: int
+    manche: int
+    tiebreak: bool
+    deal_attempt: int
+    active: tuple[bool, ...]
+    starter: int
+    hands: tuple[tuple[Card, ...], ...]
+    #: Draw pile, top card last.
+    pile: tuple[Card, ...]
+    #: Discard packets, newest last.
+    discard: tuple[Packet, ...]
+    #: Index in `discard` of the packet played in the previous turn, if it is still there.
+    prev_packet: int | None
+    turn: int
+    direction: Direction
+    turn_constraint: Constraint | None
+    turn_packet: int | None
+    turn_play: tuple[Card, ...]
+    turn_power: int | None
+    turn_power_count: int
+    turn_six_colour: Colour | None
+    yanniv_caller: int | None
+    pending: Pending | None
+    scores: tuple[int, ...]
+    manche_history: tuple[MancheResult, ...]
+    last_result: MancheResult | None
+    finished: bool
+    ranking: tuple[int, ...]
+    #: known[viewer][owner]: cards `viewer` knows to be in `owner`'s hand; the extra last
+    #: row (index `seats`) is public knowledge, what a spectator knows.
+    known: tuple[tuple[frozenset[Card], ...], ...]
+    #: pile_known[viewer]: cards of the pile whose place `viewer` knows (put back with a Queen).
+    pile_known: tuple[frozenset[Card], ...]
+    _legal: tuple | None
+
+    def copy(self) -> MatchState:
+        new = MatchState.__new__(MatchState)
+        for name in MatchState.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        new._legal = None
+        return new
+
+    @property
+    def seats(self) -> int:
+        return self.config.seats
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must decide now (None once the match is over)."""
+        return None if self.pending is None else self.pending.seat
+
+    def signature(self) -> tuple:
+        """Every field that matters, for equality checks in replay tests."""
+        return tuple(getattr(self, name) for name in MatchState.__slots__ if name != "_legal")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MatchState) and self.signature() == other.signature()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<MatchState manche={self.manche} step={self.step} turn={self.turn} "
+            f"pending={self.pending} finished={self.finished}>"
+        )

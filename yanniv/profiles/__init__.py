@@ -1,0 +1,1 @@
+"""Profiles, finished-match records, statistics, ratings and the leaderboard."""
