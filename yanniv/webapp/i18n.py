@@ -1,0 +1,76 @@
+"""Texts of the client, one JSON file per language in `web/i18n/` (French is the default).
+
+Templates call `t("key")`; the scripts get the same dictionary inlined in the page
+(`client_strings()`), so every text lives in exactly one place per language.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import pass_context
+
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+LANGS = ("fr", "en")
+DEFAULT_LANG = "fr"
+COOKIE = "lang"
+
+
+@cache
+def strings(lang: str) -> dict[str, str]:
+    path = WEB_DIR / "i18n" / f"{lang}.json"
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    if lang != DEFAULT_LANG:
+        # Any text missing from a translation falls back to French.
+        return {**strings(DEFAULT_LANG), **data}
+    return data
+
+
+def lang_of(request: Any) -> str:
+    """The language asked by the `lang` cookie, French otherwise."""
+    if request is None:
+        return DEFAULT_LANG
+    value = request.cookies.get(COOKIE, DEFAULT_LANG)
+    return value if value in LANGS else DEFAULT_LANG
+
+
+def translate(lang: str, key: str, **params: Any) -> str:
+    text = strings(lang).get(key, key)
+    if params:
+        for name, value in params.items():
+            text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+def _ctx_lang(ctx: Any) -> str:
+    lang = ctx.get("lang")
+    if lang in LANGS:
+        return lang
+    return lang_of(ctx.get("request"))
+
+
+@pass_context
+def t(ctx: Any, key: str, **params: Any) -> str:
+    """Jinja global: the text `key` in the page's language."""
+    return translate(_ctx_lang(ctx), key, **params)
+
+
+@pass_context
+def client_strings(ctx: Any) -> dict[str, str]:
+    """Jinja global: the whole dictionary of the page's language, for the scripts."""
+    return strings(_ctx_lang(ctx))
+
+
+@pass_context
+def current_lang(ctx: Any) -> str:
+    return _ctx_lang(ctx)
+
+
+def install(env: Any) -> None:
+    """Add `t`, `client_strings` and `current_lang` to a Jinja environment."""
+    env.globals["t"] = t
+    env.globals["client_strings"] = client_strings
+    env.globals["current_lang"] = current_lang
