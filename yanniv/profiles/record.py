@@ -1,0 +1,274 @@
+"""Storing finished matches and guarding pseudos: the two calls the server makes into profiles.
+
+Both run inside the caller's session and never commit: the server records the match in the
+same transaction that marks it finished, so a crash cannot count a match twice or lose it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from yanniv.profiles.identity import hash_secret, pseudo_key
+from yanniv.profiles.models import (
+    FinishedMancheRow,
+    FinishedMatchPlayer,
+    FinishedMatchRow,
+    Profile,
+    ProfileOwner,
+)
+from yanniv.profiles.rating_model import ordinal, rate
+from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
+
+__all__ = [
+    "FinishedManche",
+    "FinishedMatch",
+    "FinishedPlayer",
+    "check_pseudo",
+    "match_ranks",
+    "played_seats",
+    "record_finished_match",
+]
+
+log = logging.getLogger(__name__)
+
+
+def _owned_by(session: Session, profile_id: int, owner_secret: str | None) -> bool:
+    if not owner_secret:
+        return False
+    found = session.execute(
+        select(ProfileOwner.id).where(
+            ProfileOwner.profile_id == profile_id,
+            ProfileOwner.secret_hash == hash_secret(owner_secret),
+        )
+    ).first()
+    return found is not None
+
+
+def _has_owner(session: Session, profile_id: int) -> bool:
+    found = session.execute(
+        select(ProfileOwner.id).where(ProfileOwner.profile_id == profile_id).limit(1)
+    ).first()
+    return found is not None
+
+
+def _claimable(session: Session, profile: Profile, owner_secret: str | None) -> bool:
+    """May this browser play as `profile`? Yes if it holds a secret, or nobody holds one yet."""
+    if _owned_by(session, profile.id, owner_secret):
+        return True
+    return profile.password_hash is None and not _has_owner(session, profile.id)
+
+
+def check_pseudo(session: Session, pseudo: str, owner_secret: str | None) -> str | None:
+    """None if this browser may play under `pseudo`, else why not, in French.
+
+    Case-insensitive: "LÉA" is refused to whoever does not own "Léa".
+    """
+    profile = session.execute(
+        select(Profile).where(Profile.pseudo_key == pseudo_key(pseudo))
+    ).scalar_one_or_none()
+    if profile is None or _claimable(session, profile, owner_secret):
+        return None
+    message = (
+        f"Le pseudo « {profile.pseudo} » appartient déjà à un autre joueur : "
+        "choisissez-en un autre"
+    )
+    if profile.password_hash is not None:
+        message += (
+            f", ou, si c'est le vôtre, connectez-vous depuis la page /profil/{profile.pseudo} "
+            "avec son mot de passe"
+        )
+    return message + "."
+
+
+def played_seats(match: FinishedMatch) -> list[frozenset[int]]:
+    """Seats that took part in each manche.
+
+    Every seat plays a normal manche; a tiebreak is played by the seats tied for the lead
+    just before it (the rule book: "Égalité en tête : manche de départage").
+    """
+    seats = len(match.players)
+    totals = [0] * seats
+    result: list[frozenset[int]] = []
+    for manche in match.manches:
+        if manche.tiebreak:
+            best = min(totals)
+            result.append(frozenset(s for s in range(seats) if totals[s] == best))
+        else:
+            result.append(frozenset(range(seats)))
+        for s in range(seats):
+            totals[s] += manche.deltas[s]
+    return result
+
+
+def match_ranks(match: FinishedMatch) -> dict[int, int]:
+    """Seat -> rank (1 = winner). The winner is `ranking[0]`; other equal totals share a rank."""
+    ranks: dict[int, int] = {}
+    for position, seat in enumerate(match.ranking):
+        previous = match.ranking[position - 1] if position else None
+        if position > 1 and match.totals[seat] == match.totals[previous]:
+            ranks[seat] = ranks[previous]
+        else:
+            ranks[seat] = position + 1
+    return ranks
+
+
+@dataclass
+class _SeatStats:
+    manches_played: int = 0
+    manches_won: int = 0
+    points_sum: int = 0
+    calls: int = 0
+    successes: int = 0
+    rows: list[dict] = field(default_factory=list)
+
+
+def _manche_rows(match: FinishedMatch, match_id: int) -> dict[int, _SeatStats]:
+    stats = {p.seat: _SeatStats() for p in match.players}
+    for manche, playing in zip(match.manches, played_seats(match), strict=True):
+        for seat, st in stats.items():
+            played = seat in playing
+            called = manche.caller == seat
+            won = manche.winner == seat
+            st.rows.append(
+                {
+                    "match_id": match_id,
+                    "number": manche.number,
+                    "seat": seat,
+                    "tiebreak": manche.tiebreak,
+                    "played": played,
+                    "points": manche.points[seat],
+                    "delta": manche.deltas[seat],
+                    "called": called,
+                    "call_won": manche.caller_won if called else None,
+                    "won": won,
+                }
+            )
+            if played:
+                st.manches_played += 1
+                st.manches_won += won
+                st.points_sum += manche.deltas[seat]
+                st.calls += called
+                st.successes += bool(called and manche.caller_won)
+    return stats
+
+
+def _get_or_create(session: Session, player: FinishedPlayer, now: datetime) -> Profile:
+    """The profile for a pseudo, created on its first finished match; row-locked for update."""
+    key = pseudo_key(player.pseudo)
+    query = select(Profile).where(Profile.pseudo_key == key).with_for_update()
+    profile = session.execute(query).scalar_one_or_none()
+    if profile is not None:
+        return profile
+    try:
+        with session.begin_nested():
+            profile = Profile(pseudo=player.pseudo.strip(), pseudo_key=key, created_at=now)
+            session.add(profile)
+            session.flush()
+    except IntegrityError:  # another match created it concurrently
+        profile = session.execute(query).scalar_one()
+    return profile
+
+
+def _link_profiles(
+    session: Session, match: FinishedMatch, now: datetime
+) -> dict[int, Profile]:
+    """Seat -> profile for the humans entitled to their pseudo; others stay unlinked."""
+    linked: dict[int, Profile] = {}
+    humans = sorted(
+        (p for p in match.players if not p.is_bot), key=lambda p: pseudo_key(p.pseudo)
+    )  # lock in a fixed order so concurrent records cannot deadlock
+    for player in humans:
+        profile = _get_or_create(session, player, now)
+        if any(p.id == profile.id for p in linked.values()):
+            log.warning("pseudo %r twice in match %s", player.pseudo, match.room_code)
+            continue
+        if not _claimable(session, profile, player.owner_secret):
+            # check_pseudo ran at join; refusing here keeps an impostor off the owner's stats.
+            log.warning("seat %d does not own pseudo %r", player.seat, player.pseudo)
+            continue
+        if player.owner_secret and not _owned_by(session, profile.id, player.owner_secret):
+            session.add(
+                ProfileOwner(
+                    profile_id=profile.id,
+                    secret_hash=hash_secret(player.owner_secret),
+                    created_at=now,
+                )
+            )
+        linked[player.seat] = profile
+    return linked
+
+
+def record_finished_match(session: Session, match: FinishedMatch) -> int:
+    """Store `match`, update the profiles' counters and ratings; returns the record id.
+
+    Bots never get a profile. An unrated match is stored (for its page and replay) but touches
+    no profile.
+    """
+    now = datetime.now(UTC)
+    row = FinishedMatchRow(
+        room_code=match.room_code,
+        seed=str(match.seed),
+        started_at=match.started_at,
+        finished_at=match.finished_at,
+        seats=len(match.players),
+        manches=len(match.manches),
+        rated=match.rated,
+        actions=list(match.actions) or None,
+    )
+    session.add(row)
+    session.flush()
+    stats = _manche_rows(match, row.id)
+    ranks = match_ranks(match)
+    linked = _link_profiles(session, match, now) if match.rated else {}
+    session.flush()
+
+    rated_seats = sorted(linked)
+    before = {s: linked[s].ordinal for s in rated_seats}
+    if len(rated_seats) >= 2:
+        new = rate([(linked[s].mu, linked[s].sigma) for s in rated_seats],
+                   [ranks[s] for s in rated_seats])
+        for seat, (mu, sigma) in zip(rated_seats, new, strict=True):
+            p = linked[seat]
+            p.mu, p.sigma, p.ordinal = mu, sigma, ordinal(mu, sigma)
+    for seat, p in linked.items():
+        st = stats[seat]
+        p.matches_played += 1
+        p.matches_won += ranks[seat] == 1
+        p.manches_played += st.manches_played
+        p.manches_won += st.manches_won
+        p.points_sum += st.points_sum
+        p.yanniv_calls += st.calls
+        p.yanniv_successes += st.successes
+        total = match.totals[seat]
+        p.best_total = total if p.best_total is None else min(p.best_total, total)
+        p.last_played_at = match.finished_at
+
+    session.execute(
+        insert(FinishedMatchPlayer),
+        [
+            {
+                "match_id": row.id,
+                "seat": p.seat,
+                "profile_id": linked[p.seat].id if p.seat in linked else None,
+                "pseudo": p.pseudo.strip(),
+                "is_bot": p.is_bot,
+                "total": match.totals[p.seat],
+                "rank": ranks[p.seat],
+                "finished_at": match.finished_at,
+                "ordinal_before": before.get(p.seat),
+                "ordinal_after": linked[p.seat].ordinal if p.seat in linked else None,
+            }
+            for p in match.players
+        ],
+    )
+    manche_rows = [r for st in stats.values() for r in st.rows]
+    if manche_rows:
+        session.execute(insert(FinishedMancheRow), manche_rows)
+    session.flush()
+    return row.id
