@@ -1,0 +1,1 @@
+"""The game server: rooms, seats, the WebSocket protocol, timers and persistence."""

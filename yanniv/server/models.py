@@ -1,0 +1,96 @@
+"""Tables of the server: rooms, their seats, and each match as a seed plus its action log.
+
+A match is never stored as a state: `new_match(config, seed)` then the logged actions, in
+`step` order, rebuild it exactly. Table names start with `room` to keep clear of the
+profiles' tables (`finished_matches`, ...).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from yanniv.db.base import Base
+
+
+class RoomRow(Base):
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: waiting | playing | finished
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    host_seat: Mapped[int] = mapped_column(Integer, default=0)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: Increases by one per change of the room (lobby change or match action).
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoomSeatRow(Base):
+    __tablename__ = "room_seats"
+    __table_args__ = (UniqueConstraint("room_code", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(
+        ForeignKey("rooms.code", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    pseudo: Mapped[str] = mapped_column(String(40))
+    #: sha256 hex of the seat token; the token itself is only ever in the player's hands.
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: The `yanniv_owner` cookie of the browser that took the seat, handed to profiles at the end.
+    owner_secret: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoomMatchRow(Base):
+    __tablename__ = "room_matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(
+        ForeignKey("rooms.code", ondelete="CASCADE"), index=True
+    )
+    seed: Mapped[str] = mapped_column(String(64))
+    seats: Mapped[int] = mapped_column(Integer)
+    manches: Mapped[int] = mapped_column(Integer)
+    first_player: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Seat pseudos at the start, in seat order (the room's seats may change after the match).
+    pseudos: Mapped[list[str]] = mapped_column(JSON)
+    #: playing | finished | abandoned
+    status: Mapped[str] = mapped_column(String(16))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: When the seat that must act will be played for by the timer (epoch ms), if any.
+    deadline_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: Id returned by profiles' `record_finished_match`.
+    record_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class RoomActionRow(Base):
+    __tablename__ = "room_actions"
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("room_matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    step: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: The action as `yanniv.wire.action_to_wire` writes it.
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: The client's id for the action (duplicate detection); None when the timer played.
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    by_timer: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
