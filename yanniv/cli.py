@@ -16,7 +16,7 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: SQLite file)")
 
-    sim = sub.add_parser("simulate", help="play matches between built-in policies (engine benchmark)")
+    sim = sub.add_parser("simulate", help="built-in policies play matches (engine benchmark)")
     sim.add_argument("--seats", type=int, default=4)
     sim.add_argument("--matches", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)

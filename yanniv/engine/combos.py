@@ -6,7 +6,7 @@ A run is 3+ consecutive ranks of one suit, Ace low (A-2-3 is a run, Q-K-A is not
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from yanniv.engine.cards import Card
 
@@ -22,7 +22,7 @@ def is_run(group: tuple[Card, ...]) -> bool:
     if any(card.suit != suit for card in group):
         return False
     ranks = sorted(card.rank for card in group)
-    return all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False))
+    return all(b == a + 1 for a, b in pairwise(ranks))
 
 
 def is_combination(group: tuple[Card, ...]) -> bool:

@@ -1,0 +1,77 @@
+"""Who knows which card is where: `known[viewer][owner]`, the public row last.
+
+Updates never depend on a hidden card in a way a third party could notice: when a card moves
+privately between two seats, the other viewers forget what they knew of the hand it left
+(or, for a 4, of that hand's cards of the asked rank) rather than see one card vanish.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from yanniv.engine.cards import Card
+
+Known = tuple[tuple[frozenset[Card], ...], ...]
+_EMPTY: frozenset[Card] = frozenset()
+
+
+def empty(seats: int) -> Known:
+    return tuple(tuple(_EMPTY for _ in range(seats)) for _ in range(seats + 1))
+
+
+def _update(known: Known, viewers: Iterable[int], owner: int, add=(), remove=()) -> Known:
+    rows = list(known)
+    for viewer in viewers:
+        row = list(rows[viewer])
+        row[owner] = (row[owner] - set(remove)) | set(add)
+        rows[viewer] = tuple(row)
+    return tuple(rows)
+
+
+def left_hand(known: Known, owner: int, cards: Iterable[Card]) -> Known:
+    """Cards that left `owner`'s hand in the open (played): nobody thinks they are still there."""
+    cards = frozenset(cards)
+    if not any(row[owner] & cards for row in known):
+        return known
+    return _update(known, range(len(known)), owner, remove=cards)
+
+
+def taken_publicly(known: Known, owner: int, card: Card) -> Known:
+    """A card taken from the discard: everyone, spectators included, knows it is there."""
+    return _update(known, range(len(known)), owner, add=(card,))
+
+
+def learn(known: Known, viewer: int, owner: int, card: Card) -> Known:
+    return _update(known, (viewer,), owner, add=(card,))
+
+
+def unlearn(known: Known, viewer: int, owner: int, card: Card) -> Known:
+    if card not in known[viewer][owner]:
+        return known
+    return _update(known, (viewer,), owner, remove=(card,))
+
+
+def forget_owner(known: Known, owner: int, except_viewers: Iterable[int]) -> Known:
+    """`owner` lost an unnamed card privately: viewers outside the exchange forget that hand."""
+    keep = set(except_viewers)
+    rows = list(known)
+    for viewer in range(len(rows)):
+        if viewer not in keep and rows[viewer][owner]:
+            row = list(rows[viewer])
+            row[owner] = _EMPTY
+            rows[viewer] = tuple(row)
+    return tuple(rows)
+
+
+def forget_rank(known: Known, owner: int, rank: int, except_viewers: Iterable[int]) -> Known:
+    """A card of a public rank left `owner` privately: others drop all cards of that rank."""
+    keep = set(except_viewers)
+    rows = list(known)
+    for viewer in range(len(rows)):
+        if viewer in keep:
+            continue
+        row = list(rows[viewer])
+        if any(card.rank == rank for card in row[owner]):
+            row[owner] = frozenset(card for card in row[owner] if card.rank != rank)
+            rows[viewer] = tuple(row)
+    return tuple(rows)

@@ -1,0 +1,587 @@
+"""The rules: what may be done now (`legal_actions`) and what it does (`apply`).
+
+A turn runs: play (or call YANNIV) → choose the power of a run holding several → choose the
+colour of mixed 6s → draw (pile or previous packet; Jack and Queen widen it; none after an 8)
+→ maybe play the drawn card at once → 4 and King decisions → 6, 7 and 9 take effect → next
+seat. Every step that needs someone's decision is a `Pending` in the state.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from yanniv.engine import knowledge
+from yanniv.engine.actions import (
+    Action,
+    AskFour,
+    CallYanniv,
+    ChooseColour,
+    ChoosePower,
+    DrawPile,
+    GiveCard,
+    KingSwap,
+    Play,
+    PlayAtOnce,
+    QueenKeep,
+    Skip,
+    TakeDiscard,
+    UseQueen,
+)
+from yanniv.engine.cards import JACK, KING, QUEEN, Card, hand_value, sort_hand
+from yanniv.engine.chance import rng, shuffled
+from yanniv.engine.combos import all_combinations, extends
+from yanniv.engine.errors import IllegalActionError
+from yanniv.engine.events import (
+    ColourChosen,
+    ConstraintSet,
+    DirectionChanged,
+    Drew,
+    Event,
+    FourAnswered,
+    FourAsked,
+    FourExchanged,
+    KingSwapped,
+    PileReshuffled,
+    Played,
+    PowerChosen,
+    PowerSkipped,
+    QueenDrew,
+    QueenKept,
+    TurnStarted,
+    YannivCalled,
+    YannivChecked,
+)
+from yanniv.engine.explain import explain
+from yanniv.engine.scoring import end_manche
+from yanniv.engine.state import Constraint, MatchState, Packet, Pending
+
+YANNIV_LIMIT = 5
+#: How many packets below the Jack's own the first Jack reaches; each extra Jack adds one.
+JACK_REACH = 2
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def next_seat(state: MatchState, seat: int, direction: int | None = None) -> int:
+    """The next seat taking part in this manche, in the direction of play."""
+    step = state.direction if direction is None else direction
+    n = state.config.seats
+    candidate = seat
+    for _ in range(n):
+        candidate = (candidate + step) % n
+        if state.active[candidate]:
+            return candidate
+    return seat
+
+
+def playable(cards: tuple[Card, ...], constraint: Constraint | None) -> bool:
+    """Whether a combination respects the 6 (one card of the colour) or the 7 (all ≤ 7)."""
+    if constraint is None:
+        return True
+    if constraint.kind == "six":
+        return any(card.colour == constraint.colour for card in cards)
+    return all(card.value <= 7 for card in cards)
+
+
+def legal_plays(state: MatchState) -> list[tuple[Card, ...]]:
+    hand = state.hands[state.turn]
+    return [c for c in all_combinations(hand) if playable(c, state.turn_constraint)]
+
+
+def can_call_yanniv(state: MatchState) -> bool:
+    constraint = state.turn_constraint
+    return (
+        state.yanniv_caller is None
+        and (constraint is None or constraint.kind != "seven")
+        and hand_value(state.hands[state.turn]) <= YANNIV_LIMIT
+    )
+
+
+def previous_takeable(state: MatchState) -> tuple[Card, ...]:
+    """Non-power cards of the packet the previous player put down (if any is left)."""
+    if state.prev_packet is None:
+        return ()
+    return tuple(c for c in state.discard[state.prev_packet].cards if not c.is_power)
+
+
+def jack_reach(state: MatchState) -> dict[int, tuple[Card, ...]]:
+    """Packets a Jack may take back from: the last 2 (+1 per extra Jack) non-empty packets
+    below the Jack's own; power cards included."""
+    reach = JACK_REACH + state.turn_power_count - 1
+    below = state.turn_packet if state.turn_packet is not None else len(state.discard)
+    result: dict[int, tuple[Card, ...]] = {}
+    for index in range(below - 1, -1, -1):
+        if len(result) == reach:
+            break
+        if state.discard[index].cards:
+            result[index] = state.discard[index].cards
+    return result
+
+
+def discard_takeable(state: MatchState) -> dict[int, tuple[Card, ...]]:
+    """Per packet index, the cards the seat in (or about to be in) the draw step may take."""
+    pending = state.pending
+    if pending is None or pending.kind not in ("turn", "draw"):
+        return {}
+    result: dict[int, tuple[Card, ...]] = {}
+    if state.prev_packet is not None:
+        result[state.prev_packet] = previous_takeable(state)
+    if pending.kind == "draw" and state.turn_power == JACK:
+        for index, cards in jack_reach(state).items():
+            result[index] = cards
+    return result
+
+
+def legal_actions(state: MatchState) -> tuple[Action, ...]:
+    """Every legal action of `state.to_act`, in a stable order; empty once the match is over."""
+    if state._legal is not None:
+        return state._legal
+    result = tuple(_legal(state))
+    state._legal = result
+    return result
+
+
+def _draw_options(state: MatchState) -> list[Action]:
+    options: list[Action] = [DrawPile()]
+    seen: set[Card] = set()
+    for card in previous_takeable(state):
+        seen.add(card)
+        options.append(TakeDiscard(card))
+    if state.turn_power == JACK and state.turn_packet is not None:
+        for cards in jack_reach(state).values():
+            for card in cards:
+                if card not in seen:
+                    seen.add(card)
+                    options.append(TakeDiscard(card))
+    if state.turn_power == QUEEN and state.turn_packet is not None:
+        options.append(UseQueen())
+    return options
+
+
+def _legal(state: MatchState) -> list[Action]:
+    pending = state.pending
+    if pending is None:
+        return []
+    kind = pending.kind
+    seat = pending.seat
+    hand = state.hands[seat]
+    if kind == "turn":
+        plays = legal_plays(state)
+        actions: list[Action] = [Play(cards) for cards in plays]
+        if can_call_yanniv(state):
+            actions.append(CallYanniv())
+        if not plays:
+            # No legal play (6 or 7 in force, or an empty hand): draw without playing.
+            actions.extend(_draw_options(state))
+        return actions
+    if kind == "choose_power":
+        return [ChoosePower(rank) for rank in pending.ranks]
+    if kind == "choose_colour":
+        return [ChooseColour("red"), ChooseColour("black")]
+    if kind == "draw":
+        return _draw_options(state)
+    if kind in ("play_drawn", "four_play_received"):
+        return [PlayAtOnce(pending.cards[0]), Skip()]
+    if kind == "queen_keep":
+        drawn = pending.cards
+        result: list[Action] = []
+        for keep in drawn:
+            rest = tuple(c for c in drawn if c != keep)
+            result.extend(QueenKeep(keep, order) for order in permutations(rest))
+        return result
+    if kind == "four_ask":
+        targets = [t for t in range(state.config.seats) if t != seat and state.active[t]]
+        return [AskFour(t, rank) for t in targets for rank in range(1, 14)] + [Skip()]
+    if kind == "four_give":
+        return [GiveCard(card) for card in hand if card.rank == pending.rank]
+    if kind == "four_exchange":
+        return [GiveCard(card) for card in hand]
+    if kind == "king":
+        targets = [t for t in range(state.config.seats) if t != seat and state.active[t]]
+        return [KingSwap(card, t) for t in targets for card in hand] + [Skip()]
+    raise AssertionError(f"unknown pending kind {kind}")
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: MatchState, action: Action) -> tuple[MatchState, tuple[Event, ...]]:
+    """Apply `action` for `state.to_act`; return the new state and the events it produced.
+
+    Raises `IllegalActionError` (state untouched) if the action is not legal now.
+    """
+    if state.pending is None:
+        raise IllegalActionError(
+            "match_over", "La partie est terminée.", "The match is over."
+        )
+    if action not in legal_actions(state):
+        raise explain(state, action)
+    s = state.copy()
+    s.step += 1
+    events: list[Event] = []
+    _HANDLERS[state.pending.kind](s, action, events)
+    return s, tuple(events)
+
+
+def _remove(hand: tuple[Card, ...], cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
+    gone = set(cards)
+    return tuple(c for c in hand if c not in gone)
+
+
+def _add(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    return sort_hand((*hand, card))
+
+
+def _set_hand(s: MatchState, seat: int, hand: tuple[Card, ...]) -> None:
+    hands = list(s.hands)
+    hands[seat] = hand
+    s.hands = tuple(hands)
+
+
+def _on_turn(s: MatchState, action: Action, events: list[Event]) -> None:
+    seat = s.turn
+    if isinstance(action, CallYanniv):
+        s.yanniv_caller = seat
+        events.append(YannivCalled(seat=seat))
+        _end_turn(s, events)
+        return
+    if isinstance(action, Play):
+        _play(s, seat, action.cards, events)
+        return
+    # Draw without playing: no legal play under a 6 or a 7, or nothing in hand.
+    _draw(s, seat, action, events, without_playing=True)
+    _end_turn(s, events)
+
+
+def _play(s: MatchState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
+    _set_hand(s, seat, _remove(s.hands[seat], cards))
+    s.known = knowledge.left_hand(s.known, seat, cards)
+    s.discard = (*s.discard, Packet(seat=seat, cards=cards))
+    s.turn_packet = len(s.discard) - 1
+    s.turn_play = cards
+    events.append(Played(seat=seat, cards=cards))
+    powers = sorted({card.rank for card in cards if card.is_power})
+    if len(powers) > 1:
+        s.pending = Pending(kind="choose_power", seat=seat, ranks=tuple(powers))
+        return
+    _power_chosen(s, powers[0] if powers else None, events)
+
+
+def _power_chosen(s: MatchState, rank: int | None, events: list[Event]) -> None:
+    seat = s.turn
+    s.turn_power = rank
+    s.turn_power_count = sum(1 for c in s.turn_play if c.rank == rank) if rank else 0
+    if rank == 6:
+        colours = {c.colour for c in s.turn_play if c.rank == 6}
+        if len(colours) > 1:
+            s.pending = Pending(kind="choose_colour", seat=seat)
+            return
+        s.turn_six_colour = colours.pop()
+    _start_draw(s, events)
+
+
+def _on_choose_power(s: MatchState, action: Action, events: list[Event]) -> None:
+    assert isinstance(action, ChoosePower)
+    events.append(PowerChosen(seat=s.turn, rank=action.rank))
+    _power_chosen(s, action.rank, events)
+
+
+def _on_choose_colour(s: MatchState, action: Action, events: list[Event]) -> None:
+    assert isinstance(action, ChooseColour)
+    s.turn_six_colour = action.colour
+    events.append(ColourChosen(seat=s.turn, colour=action.colour))
+    _start_draw(s, events)
+
+
+def _start_draw(s: MatchState, events: list[Event]) -> None:
+    if s.turn_power == 8:
+        _start_powers(s, events)
+        return
+    s.pending = Pending(kind="draw", seat=s.turn)
+
+
+def _pop_pile(s: MatchState, count: int, events: list[Event]) -> list[Card]:
+    """Take up to `count` cards from the top of the pile, reshuffling the discard (all but its
+    newest packet) into a new pile when it runs out."""
+    drawn: list[Card] = []
+    while len(drawn) < count:
+        if not s.pile and not _reshuffle(s, events):
+            break
+        drawn.append(s.pile[-1])
+        s.pile = s.pile[:-1]
+    return drawn
+
+
+def _reshuffle(s: MatchState, events: list[Event]) -> bool:
+    if len(s.discard) < 2:
+        return False
+    old = s.discard[:-1]
+    cards = [card for packet in old for card in packet.cards]
+    if not cards:
+        return False
+    s.pile = tuple(shuffled(cards, s.seed, "reshuffle", s.step, s.manche))
+    top_index = len(s.discard) - 1
+    s.discard = (s.discard[-1],)
+    s.turn_packet = 0 if s.turn_packet == top_index else None
+    s.prev_packet = 0 if s.prev_packet == top_index else None
+    s.pile_known = (frozenset(),) * s.config.seats
+    events.append(PileReshuffled(count=len(cards)))
+    return True
+
+
+def _receive_from_pile(s: MatchState, seat: int, card: Card) -> None:
+    """Whoever knew this card's place in the pile (a Queen's order) now knows who has it."""
+    for viewer, known_cards in enumerate(s.pile_known):
+        if card in known_cards:
+            pile_known = list(s.pile_known)
+            pile_known[viewer] = known_cards - {card}
+            s.pile_known = tuple(pile_known)
+            if viewer != seat:
+                s.known = knowledge.learn(s.known, viewer, seat, card)
+    _set_hand(s, seat, _add(s.hands[seat], card))
+
+
+def _take_discard(s: MatchState, seat: int, card: Card, events: list[Event], **kw: bool) -> None:
+    for index, packet in enumerate(s.discard):
+        if card in packet.cards:
+            discard = list(s.discard)
+            discard[index] = Packet(packet.seat, tuple(c for c in packet.cards if c != card))
+            s.discard = tuple(discard)
+            break
+    _set_hand(s, seat, _add(s.hands[seat], card))
+    s.known = knowledge.taken_publicly(s.known, seat, card)
+    events.append(Drew(seat=seat, source="discard", card=card, **kw))
+
+
+def _draw(
+    s: MatchState, seat: int, action: Action, events: list[Event], without_playing: bool
+) -> Card | None:
+    """A normal draw (pile or discard); returns the card if it came from the pile."""
+    if isinstance(action, TakeDiscard):
+        _take_discard(s, seat, action.card, events, without_playing=without_playing)
+        return None
+    drawn = _pop_pile(s, 1, events)
+    if not drawn:
+        events.append(Drew(seat=seat, source="pile", card=None, without_playing=without_playing))
+        return None
+    card = drawn[0]
+    _receive_from_pile(s, seat, card)
+    events.append(Drew(seat=seat, source="pile", card=card, without_playing=without_playing))
+    return card
+
+
+def _on_draw(s: MatchState, action: Action, events: list[Event]) -> None:
+    seat = s.turn
+    if isinstance(action, UseQueen):
+        drawn = _pop_pile(s, s.turn_power_count + 1, events)
+        events.append(QueenDrew(seat=seat, count=len(drawn)))
+        if len(drawn) > 1:
+            s.pending = Pending(kind="queen_keep", seat=seat, cards=tuple(drawn))
+            return
+        for card in drawn:
+            _receive_from_pile(s, seat, card)
+        _start_powers(s, events)
+        return
+    card = _draw(s, seat, action, events, without_playing=False)
+    if card is not None and extends(s.turn_play, card):
+        s.pending = Pending(kind="play_drawn", seat=seat, cards=(card,))
+        return
+    _start_powers(s, events)
+
+
+def _on_queen_keep(s: MatchState, action: Action, events: list[Event]) -> None:
+    assert isinstance(action, QueenKeep)
+    seat = s.turn
+    _receive_from_pile(s, seat, action.keep)
+    s.pile = (*s.pile, *reversed(action.order))
+    pile_known = list(s.pile_known)
+    pile_known[seat] = pile_known[seat] | frozenset(action.order)
+    s.pile_known = tuple(pile_known)
+    events.append(
+        QueenKept(seat=seat, returned_count=len(action.order), kept=action.keep,
+                  returned=action.order)
+    )
+    _start_powers(s, events)
+
+
+def _play_at_once(s: MatchState, seat: int, card: Card, events: list[Event]) -> None:
+    _set_hand(s, seat, _remove(s.hands[seat], (card,)))
+    s.known = knowledge.left_hand(s.known, seat, (card,))
+    if s.turn_packet is None:  # the packet was reshuffled away meanwhile: start a new one
+        s.discard = (*s.discard, Packet(seat=seat, cards=()))
+        s.turn_packet = len(s.discard) - 1
+    packet = s.discard[s.turn_packet]
+    discard = list(s.discard)
+    discard[s.turn_packet] = Packet(seat=seat, cards=(*packet.cards, card))
+    s.discard = tuple(discard)
+    events.append(Played(seat=seat, cards=(card,), at_once=True))
+
+
+def _on_play_drawn(s: MatchState, action: Action, events: list[Event]) -> None:
+    if isinstance(action, PlayAtOnce):
+        _play_at_once(s, s.turn, action.card, events)
+    _start_powers(s, events)
+
+
+def _start_powers(s: MatchState, events: list[Event]) -> None:
+    seat = s.turn
+    if s.turn_power == 4:
+        s.pending = Pending(kind="four_ask", seat=seat, remaining=s.turn_power_count)
+        return
+    if s.turn_power == KING and s.hands[seat]:
+        s.pending = Pending(kind="king", seat=seat, remaining=s.turn_power_count)
+        return
+    _end_turn(s, events)
+
+
+def _next_four(s: MatchState, remaining: int, events: list[Event]) -> None:
+    if remaining > 0:
+        s.pending = Pending(kind="four_ask", seat=s.turn, remaining=remaining)
+    else:
+        _end_turn(s, events)
+
+
+def _on_four_ask(s: MatchState, action: Action, events: list[Event]) -> None:
+    seat = s.turn
+    remaining = s.pending.remaining - 1 if s.pending else 0
+    if isinstance(action, Skip):
+        events.append(PowerSkipped(seat=seat, rank=4))
+        _end_turn(s, events)
+        return
+    assert isinstance(action, AskFour)
+    events.append(FourAsked(seat=seat, target=action.target, rank=action.rank))
+    if any(card.rank == action.rank for card in s.hands[action.target]):
+        s.pending = Pending(
+            kind="four_give", seat=action.target, other=seat, rank=action.rank,
+            remaining=remaining,
+        )
+        return
+    events.append(
+        FourAnswered(seat=action.target, asker=seat, rank=action.rank, given=False, card=None)
+    )
+    _next_four(s, remaining, events)
+
+
+def _on_four_give(s: MatchState, action: Action, events: list[Event]) -> None:
+    assert isinstance(action, GiveCard) and s.pending is not None
+    target, asker, rank = s.pending.seat, s.turn, s.pending.rank
+    card = action.card
+    _set_hand(s, target, _remove(s.hands[target], (card,)))
+    _set_hand(s, asker, _add(s.hands[asker], card))
+    s.known = knowledge.unlearn(s.known, asker, target, card)
+    s.known = knowledge.forget_rank(s.known, target, card.rank, except_viewers=(asker, target))
+    s.known = knowledge.learn(s.known, target, asker, card)
+    events.append(FourAnswered(seat=target, asker=asker, rank=card.rank, given=True, card=card))
+    s.pending = Pending(
+        kind="four_exchange", seat=asker, other=target, cards=(card,),
+        remaining=s.pending.remaining, rank=rank,
+    )
+
+
+def _on_four_exchange(s: MatchState, action: Action, events: list[Event]) -> None:
+    assert isinstance(action, GiveCard) and s.pending is not None
+    asker, target = s.turn, s.pending.other
+    assert target is not None
+    received = s.pending.cards[0]
+    remaining = s.pending.remaining
+    card = action.card
+    _set_hand(s, asker, _remove(s.hands[asker], (card,)))
+    _set_hand(s, target, _add(s.hands[target], card))
+    s.known = knowledge.unlearn(s.known, target, asker, card)
+    s.known = knowledge.forget_owner(s.known, asker, except_viewers=(asker, target))
+    s.known = knowledge.learn(s.known, asker, target, card)
+    events.append(FourExchanged(seat=asker, target=target, card=card))
+    if received.rank == 4 and received in s.hands[asker]:
+        s.pending = Pending(
+            kind="four_play_received", seat=asker, cards=(received,), remaining=remaining
+        )
+        return
+    _next_four(s, remaining, events)
+
+
+def _on_four_play_received(s: MatchState, action: Action, events: list[Event]) -> None:
+    remaining = s.pending.remaining if s.pending else 0
+    if isinstance(action, PlayAtOnce):
+        _play_at_once(s, s.turn, action.card, events)
+    _next_four(s, remaining, events)
+
+
+def _on_king(s: MatchState, action: Action, events: list[Event]) -> None:
+    seat = s.turn
+    if isinstance(action, Skip):
+        events.append(PowerSkipped(seat=seat, rank=KING))
+        _end_turn(s, events)
+        return
+    assert isinstance(action, KingSwap) and s.pending is not None
+    remaining = s.pending.remaining - 1
+    target, given = action.target, action.card
+    _set_hand(s, seat, _remove(s.hands[seat], (given,)))
+    _set_hand(s, target, _add(s.hands[target], given))
+    target_hand = s.hands[target]
+    taken = target_hand[rng(s.seed, "king", s.step).randrange(len(target_hand))]
+    _set_hand(s, target, _remove(target_hand, (taken,)))
+    _set_hand(s, seat, _add(s.hands[seat], taken))
+    known = knowledge.unlearn(s.known, target, seat, given)
+    known = knowledge.unlearn(known, seat, target, taken)
+    known = knowledge.forget_owner(known, seat, except_viewers=(seat, target))
+    known = knowledge.forget_owner(known, target, except_viewers=(seat, target))
+    if given != taken:
+        known = knowledge.learn(known, seat, target, given)
+    known = knowledge.learn(known, target, seat, taken)
+    s.known = known
+    events.append(KingSwapped(seat=seat, target=target, given=given, taken=taken))
+    if remaining > 0 and s.hands[seat]:
+        s.pending = Pending(kind="king", seat=seat, remaining=remaining)
+        return
+    _end_turn(s, events)
+
+
+def _end_turn(s: MatchState, events: list[Event]) -> None:
+    """Apply 6, 7 and 9, pass the turn, and check a YANNIV when it is back to the caller."""
+    seat = s.turn
+    if s.turn_power == 9 and s.turn_power_count % 2 == 1:
+        s.direction = -s.direction  # type: ignore[assignment]
+        events.append(DirectionChanged(seat=seat, direction=s.direction))
+    nxt = next_seat(s, seat)
+    constraint: Constraint | None = None
+    if s.turn_power == 6:
+        constraint = Constraint("six", s.turn_six_colour)
+    elif s.turn_power == 7:
+        constraint = Constraint("seven")
+    if constraint is not None:
+        events.append(
+            ConstraintSet(seat=seat, target=nxt, kind=constraint.kind, colour=constraint.colour)
+        )
+    s.prev_packet = s.turn_packet
+    s.turn = nxt
+    s.turn_constraint = constraint
+    s.turn_packet = None
+    s.turn_play = ()
+    s.turn_power = None
+    s.turn_power_count = 0
+    s.turn_six_colour = None
+    if s.yanniv_caller == nxt:
+        holds = hand_value(s.hands[nxt]) <= YANNIV_LIMIT
+        events.append(YannivChecked(seat=nxt, holds=holds))
+        if holds:
+            end_manche(s, events)
+            return
+        s.yanniv_caller = None
+    s.pending = Pending(kind="turn", seat=nxt)
+    events.append(TurnStarted(seat=nxt))
+
+
+_HANDLERS = {
+    "turn": _on_turn,
+    "choose_power": _on_choose_power,
+    "choose_colour": _on_choose_colour,
+    "draw": _on_draw,
+    "play_drawn": _on_play_drawn,
+    "queen_keep": _on_queen_keep,
+    "four_ask": _on_four_ask,
+    "four_give": _on_four_give,
+    "four_exchange": _on_four_exchange,
+    "four_play_received": _on_four_play_received,
+    "king": _on_king,
+}

@@ -1,0 +1,119 @@
+"""Simple built-in players: `random_policy` and `greedy_policy`, both deciding from a seat's view.
+
+They power `yanniv simulate` (the engine benchmark) and the server's timer fallback
+(`default_action`). They see exactly what a human in the seat sees: a `MatchView`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from yanniv.engine import (
+    Action,
+    AskFour,
+    CallYanniv,
+    ChooseColour,
+    ChoosePower,
+    DrawPile,
+    GiveCard,
+    KingSwap,
+    MatchState,
+    Play,
+    PlayAtOnce,
+    QueenKeep,
+    Skip,
+    TakeDiscard,
+    UseQueen,
+    view,
+)
+from yanniv.engine.cards import JACK, QUEEN
+from yanniv.engine.view import MatchView
+
+Policy = Callable[[MatchView], Action]
+
+#: Preferred power when a run holds several: no draw first, then the ones that lower the hand.
+_POWER_PREFERENCE = (8, QUEEN, JACK, 7, 6, 4, 9, 13)
+
+
+def random_policy(seed: int | str) -> Policy:
+    """Uniformly random among the legal actions (its own seeded generator)."""
+    rng = random.Random(f"random-policy/{seed}")
+
+    def decide(v: MatchView) -> Action:
+        return rng.choice(v.legal_actions)
+
+    return decide
+
+
+def _opponents(v: MatchView) -> list[int]:
+    return [p.seat for p in v.players if p.seat != v.viewer and p.active]
+
+
+def greedy(v: MatchView) -> Action:
+    """Lower the hand as fast as possible; call YANNIV as soon as it may."""
+    legal = v.legal_actions
+    pending = v.pending
+    assert pending is not None and legal
+    kind = pending.kind
+    hand = v.hand or ()
+    if kind == "turn":
+        if CallYanniv() in legal:
+            return CallYanniv()
+        plays = [a for a in legal if isinstance(a, Play)]
+        if plays:
+            return max(plays, key=lambda a: (sum(c.value for c in a.cards), len(a.cards)))
+        return _draw(legal)
+    if kind == "draw":
+        if UseQueen() in legal:
+            return UseQueen()
+        return _draw(legal)
+    if kind == "choose_power":
+        ranks = [a.rank for a in legal if isinstance(a, ChoosePower)]
+        return ChoosePower(min(ranks, key=lambda r: _POWER_PREFERENCE.index(r)))
+    if kind == "choose_colour":
+        return ChooseColour("red")
+    if kind in ("play_drawn", "four_play_received"):
+        return next(a for a in legal if isinstance(a, PlayAtOnce))
+    if kind == "queen_keep":
+        keeps = [a for a in legal if isinstance(a, QueenKeep)]
+        return min(keeps, key=lambda a: a.keep.value)
+    if kind == "four_ask":
+        target = max(_opponents(v), key=lambda seat: v.players[seat].card_count)
+        return AskFour(target, 1)
+    if kind in ("four_give", "four_exchange"):
+        gives = [a for a in legal if isinstance(a, GiveCard)]
+        return max(gives, key=lambda a: (a.card.value, a.card))
+    if kind == "king":
+        if not hand:
+            return Skip()
+        target = min(_opponents(v), key=lambda seat: v.players[seat].card_count)
+        return KingSwap(max(hand, key=lambda c: (c.value, c)), target)
+    return legal[0]
+
+
+def _draw(legal: tuple[Action, ...]) -> Action:
+    takes = [a for a in legal if isinstance(a, TakeDiscard)]
+    if takes:
+        best = min(takes, key=lambda a: a.card.value)
+        if best.card.value <= 3:
+            return best
+    return DrawPile() if DrawPile() in legal else legal[0]
+
+
+def greedy_policy(seed: int | str = 0) -> Policy:
+    return greedy
+
+
+POLICIES: dict[str, Callable[[int | str], Policy]] = {
+    "random": random_policy,
+    "greedy": greedy_policy,
+}
+
+
+def default_action(state: MatchState) -> Action:
+    """What the server plays for a seat whose timer ran out: the greedy choice, from that
+    seat's own view only."""
+    seat = state.to_act
+    assert seat is not None
+    return greedy(view(state, seat))

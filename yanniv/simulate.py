@@ -1,0 +1,117 @@
+"""`yanniv simulate`: full matches between built-in policies, and figures about them.
+
+This is the engine benchmark: matches/s and actions/s include the policies' decisions and
+one `view` per decision, as a real seat would need.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+from yanniv.engine import MatchConfig, apply, new_match, view
+from yanniv.engine.events import (
+    Drew,
+    FourAsked,
+    KingSwapped,
+    MancheEnded,
+    Played,
+    PowerChosen,
+    QueenDrew,
+    TurnStarted,
+    YannivCalled,
+    YannivChecked,
+)
+from yanniv.policies import POLICIES, Policy
+
+POWER_NAMES = {4: "4", 6: "6", 7: "7", 8: "8", 9: "9", 11: "valet", 12: "dame", 13: "roi"}
+
+
+def run_simulation(
+    seats: int, matches: int, seed: int, manches: int = 6, policies: list[str] | None = None
+) -> dict[str, Any]:
+    names = policies or ["greedy"]
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats:
+        raise SystemExit(f"--policies needs 1 or {seats} names")
+    unknown = [name for name in names if name not in POLICIES]
+    if unknown:
+        raise SystemExit(f"unknown policies {unknown}; choose from {sorted(POLICIES)}")
+
+    counts: Counter[str] = Counter()
+    powers_played: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    actions = 0
+    started = time.perf_counter()
+    for index in range(matches):
+        match_seed = f"{seed}/{index}"
+        players: list[Policy] = [
+            POLICIES[name](f"{match_seed}/{seat}") for seat, name in enumerate(names)
+        ]
+        state = new_match(MatchConfig(seats=seats, manches=manches), match_seed)
+        while not state.finished:
+            seat = state.to_act
+            assert seat is not None
+            action = players[seat](view(state, seat))
+            state, events = apply(state, action)
+            actions += 1
+            _count(events, counts, powers_played)
+        wins[names[state.ranking[0]]] += 1
+        counts["manches"] += len(state.manche_history)
+    elapsed = time.perf_counter() - started
+    calls = counts["yanniv_calls"]
+    return {
+        "seats": seats,
+        "matches": matches,
+        "seed": seed,
+        "policies": names,
+        "seconds": round(elapsed, 3),
+        "matches_per_s": round(matches / elapsed, 1),
+        "actions_per_s": round(actions / elapsed, 1),
+        "mean_manches": round(counts["manches"] / matches, 3),
+        "mean_turns_per_match": round(counts["turns"] / matches, 2),
+        "mean_actions_per_match": round(actions / matches, 2),
+        "powers_played": {POWER_NAMES[r]: powers_played[POWER_NAMES[r]] for r in POWER_NAMES},
+        "powers_used": {
+            "4_asks": counts["four_asks"],
+            "roi_swaps": counts["king_swaps"],
+            "dame_draws": counts["queen_draws"],
+        },
+        "yanniv_calls": calls,
+        "yanniv_failed_check": counts["yanniv_failed"],
+        "yanniv_caller_beaten": counts["caller_beaten"],
+        "yanniv_failure_rate": round(
+            (counts["yanniv_failed"] + counts["caller_beaten"]) / calls, 4
+        ) if calls else 0.0,
+        "wins_by_policy": dict(wins),
+    }
+
+
+def _count(events: tuple, counts: Counter[str], powers: Counter[str]) -> None:
+    for event in events:
+        kind = type(event)
+        if kind is TurnStarted:
+            counts["turns"] += 1
+        elif kind is Played and not event.at_once:
+            ranks = {card.rank for card in event.cards if card.is_power}
+            if len(ranks) == 1:
+                powers[POWER_NAMES[ranks.pop()]] += 1
+        elif kind is PowerChosen:
+            powers[POWER_NAMES[event.rank]] += 1
+        elif kind is YannivCalled:
+            counts["yanniv_calls"] += 1
+        elif kind is YannivChecked and not event.holds:
+            counts["yanniv_failed"] += 1
+        elif kind is MancheEnded:
+            if event.caller is not None and event.winner != event.caller:
+                counts["caller_beaten"] += 1
+        elif kind is FourAsked:
+            counts["four_asks"] += 1
+        elif kind is KingSwapped:
+            counts["king_swaps"] += 1
+        elif kind is QueenDrew:
+            counts["queen_draws"] += 1
+        elif kind is Drew:
+            pass
