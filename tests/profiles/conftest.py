@@ -1,4 +1,7 @@
-"""Every profiles test runs against SQLite and against PostgreSQL (a fresh database each)."""
+"""Every profiles test runs against SQLite and against PostgreSQL (a fresh database each).
+
+The schema comes from the real Alembic migrations (0001 + 0002), as in production.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
-import yanniv.profiles.models  # noqa: F401  (registers the tables on Base.metadata)
-from yanniv.db.base import Base
+from yanniv.db.session import Database
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -22,19 +23,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def engine(db_url: str) -> Iterator[Engine]:
-    eng = create_engine(db_url)
-    Base.metadata.create_all(eng)
-    yield eng
-    eng.dispose()
+def database(db_url: str) -> Iterator[Database]:
+    db = Database(db_url)
+    db.upgrade()
+    yield db
+    db.close()
 
 
 @pytest.fixture
-def session_factory(engine: Engine) -> sessionmaker[Session]:
-    return sessionmaker(engine, expire_on_commit=False)
-
-
-@pytest.fixture
-def session(session_factory: sessionmaker[Session]) -> Iterator[Session]:
-    with session_factory() as s:
+def session(database: Database) -> Iterator[Session]:
+    with database.sessions() as s:
         yield s

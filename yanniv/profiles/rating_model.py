@@ -17,9 +17,7 @@ def ordinal(mu: float, sigma: float) -> float:
     return MODEL.rating(mu=mu, sigma=sigma).ordinal()
 
 
-def rate(
-    ratings: Sequence[tuple[float, float]], ranks: Sequence[int]
-) -> list[tuple[float, float]]:
+def rate(ratings: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
     """New (mu, sigma) for each player of one match; `ranks` 1 = winner, equal ranks = tie."""
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
     new = MODEL.rate(teams, ranks=list(ranks))

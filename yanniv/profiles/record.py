@@ -75,8 +75,7 @@ def check_pseudo(session: Session, pseudo: str, owner_secret: str | None) -> str
     if profile is None or _claimable(session, profile, owner_secret):
         return None
     message = (
-        f"Le pseudo « {profile.pseudo} » appartient déjà à un autre joueur : "
-        "choisissez-en un autre"
+        f"Le pseudo « {profile.pseudo} » appartient déjà à un autre joueur : choisissez-en un autre"
     )
     if profile.password_hash is not None:
         message += (
@@ -175,9 +174,7 @@ def _get_or_create(session: Session, player: FinishedPlayer, now: datetime) -> P
     return profile
 
 
-def _link_profiles(
-    session: Session, match: FinishedMatch, now: datetime
-) -> dict[int, Profile]:
+def _link_profiles(session: Session, match: FinishedMatch, now: datetime) -> dict[int, Profile]:
     """Seat -> profile for the humans entitled to their pseudo; others stay unlinked."""
     linked: dict[int, Profile] = {}
     humans = sorted(
@@ -231,8 +228,9 @@ def record_finished_match(session: Session, match: FinishedMatch) -> int:
     rated_seats = sorted(linked)
     before = {s: linked[s].ordinal for s in rated_seats}
     if len(rated_seats) >= 2:
-        new = rate([(linked[s].mu, linked[s].sigma) for s in rated_seats],
-                   [ranks[s] for s in rated_seats])
+        new = rate(
+            [(linked[s].mu, linked[s].sigma) for s in rated_seats], [ranks[s] for s in rated_seats]
+        )
         for seat, (mu, sigma) in zip(rated_seats, new, strict=True):
             p = linked[seat]
             p.mu, p.sigma, p.ordinal = mu, sigma, ordinal(mu, sigma)

@@ -1,0 +1,112 @@
+"""Ratings as shown to players, and the leaderboard queries.
+
+Every leaderboard sort reads one index of `profiles` (see models.py) with LIMIT/OFFSET, plus
+one COUNT for the number of pages: two queries per page whatever the number of profiles.
+"""
+
+from __future__ import annotations
+
+import math
+from urllib.parse import quote
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.orm import Session
+
+from yanniv.profiles.models import MIN_RATED_MATCHES, Profile
+from yanniv.profiles.schemas import LeaderboardEntry, LeaderboardPage, RatingOut, SortKey
+
+PER_PAGE = 50
+
+_ORDER = {
+    "rating": (Profile.ordinal.desc(), Profile.id),
+    "wins": (Profile.matches_won.desc(), Profile.id),
+    "matches": (Profile.matches_played.desc(), Profile.id),
+}
+
+
+def profile_url(pseudo: str) -> str:
+    return "/profil/" + quote(pseudo, safe="")
+
+
+def rating_out(mu: float, sigma: float, ordinal: float) -> RatingOut:
+    """Skill with its uncertainty: "mu ± 3σ" reads as the range the true skill lies in."""
+    return RatingOut(
+        mu=round(mu, 3),
+        sigma=round(sigma, 3),
+        ordinal=round(ordinal, 3),
+        display=f"{mu:.1f} ± {3 * sigma:.1f}",
+    )
+
+
+def ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _filter(sort: SortKey) -> list:
+    # Same predicate as the partial index ix_profiles_rating, so the planner can use it.
+    return [Profile.matches_played >= MIN_RATED_MATCHES] if sort == "rating" else []
+
+
+def leaderboard(
+    session: Session, sort: SortKey = "rating", page: int = 1, per_page: int = PER_PAGE
+) -> LeaderboardPage:
+    """One page of the leaderboard; `page` is 1-based and clamped to at least 1."""
+    page = max(page, 1)
+    where = _filter(sort)
+    total = session.execute(select(func.count()).select_from(Profile).where(*where)).scalar_one()
+    rows = session.execute(
+        select(
+            Profile.pseudo,
+            Profile.mu,
+            Profile.sigma,
+            Profile.ordinal,
+            Profile.matches_played,
+            Profile.matches_won,
+        )
+        .where(*where)
+        .order_by(*_ORDER[sort])
+        .limit(per_page)
+        .offset((page - 1) * per_page)
+    ).all()
+    first = (page - 1) * per_page + 1
+    return LeaderboardPage(
+        sort=sort,
+        page=page,
+        per_page=per_page,
+        total=total,
+        pages=max(1, math.ceil(total / per_page)),
+        min_matches=MIN_RATED_MATCHES,
+        entries=[
+            LeaderboardEntry(
+                position=first + i,
+                pseudo=r.pseudo,
+                url=profile_url(r.pseudo),
+                rating=rating_out(r.mu, r.sigma, r.ordinal),
+                matches_played=r.matches_played,
+                matches_won=r.matches_won,
+                win_rate=ratio(r.matches_won, r.matches_played),
+            )
+            for i, r in enumerate(rows)
+        ],
+    )
+
+
+def rating_position(session: Session, profile: Profile) -> int | None:
+    """Place of `profile` in the rating leaderboard (None below the minimum of matches).
+
+    Counts the rows ahead of it in the partial index: an index-only range scan.
+    """
+    if profile.matches_played < MIN_RATED_MATCHES:
+        return None
+    ahead = session.execute(
+        select(func.count())
+        .select_from(Profile)
+        .where(
+            *_filter("rating"),
+            or_(
+                Profile.ordinal > profile.ordinal,
+                and_(Profile.ordinal == profile.ordinal, Profile.id < profile.id),
+            ),
+        )
+    ).scalar_one()
+    return ahead + 1

@@ -1,0 +1,124 @@
+"""JSON shapes of the profiles API (also what the pages render), documented in OpenAPI."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+SortKey = Literal["rating", "wins", "matches"]
+
+
+class RatingOut(BaseModel):
+    """An openskill rating: skill `mu`, uncertainty `sigma`, conservative `ordinal` = mu − 3σ."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+    #: e.g. "27.6 ± 24.6" (mu ± 3σ: the range the true skill very probably lies in).
+    display: str
+
+
+class LeaderboardEntry(BaseModel):
+    position: int = Field(description="1-based place in this sort order")
+    pseudo: str
+    url: str = Field(description="profile page, /profil/{pseudo}")
+    rating: RatingOut
+    matches_played: int
+    matches_won: int
+    win_rate: float | None = Field(description="won / played, 0..1")
+
+
+class LeaderboardPage(BaseModel):
+    sort: SortKey
+    page: int
+    per_page: int
+    total: int = Field(description="profiles listed in this sort order, over all pages")
+    pages: int
+    min_matches: int = Field(description="matches needed to appear when sorted by rating")
+    entries: list[LeaderboardEntry]
+
+
+class MatchPlayerOut(BaseModel):
+    seat: int
+    pseudo: str
+    profile_url: str | None = Field(description="None for bots and unlinked seats")
+    is_bot: bool
+    total: int
+    rank: int = Field(description="1 = winner")
+    rating_change: float | None = Field(description="change of the ordinal in this match")
+
+
+class MatchSummary(BaseModel):
+    id: int
+    url: str = Field(description="match page, /match/{id}")
+    finished_at: datetime
+    manches: int
+    rated: bool
+    players: list[MatchPlayerOut]
+
+
+class ProfileOut(BaseModel):
+    pseudo: str
+    url: str
+    created_at: datetime
+    last_played_at: datetime | None
+    rating: RatingOut
+    leaderboard_position: int | None = Field(
+        description="place in the rating leaderboard; None below the minimum number of matches"
+    )
+    min_matches: int
+    matches_played: int
+    matches_won: int
+    win_rate: float | None
+    manches_played: int
+    manches_won: int
+    mean_points_per_manche: float | None = Field(
+        description="mean score change per manche played (lower is better)"
+    )
+    yanniv_calls: int
+    yanniv_successes: int
+    yanniv_success_rate: float | None
+    best_total: int | None = Field(description="lowest final total of a match")
+    has_password: bool
+    owned: bool = Field(description="whether the requesting browser owns this profile")
+    last_matches: list[MatchSummary]
+
+
+class MancheOut(BaseModel):
+    number: int
+    tiebreak: bool
+    caller: int | None
+    caller_won: bool | None
+    winner: int | None
+    played: list[bool] = Field(description="per seat: took part (False: sat out a tiebreak)")
+    points: list[int] = Field(description="per seat: hand value at the end of the manche")
+    deltas: list[int] = Field(description="per seat: score change")
+    totals: list[int] = Field(description="per seat: running total after this manche")
+
+
+class MatchOut(BaseModel):
+    id: int
+    url: str
+    room_code: str
+    started_at: datetime
+    finished_at: datetime
+    rated: bool
+    players: list[MatchPlayerOut]
+    manches: list[MancheOut]
+
+
+class PasswordIn(BaseModel):
+    password: str = Field(min_length=8, max_length=200)
+
+
+class LoginIn(BaseModel):
+    pseudo: str = Field(min_length=1, max_length=40)
+    password: str = Field(min_length=1, max_length=200)
+
+
+class OkOut(BaseModel):
+    ok: bool = True
+    message: str
+    profile_url: str | None = None
