@@ -2,7 +2,7 @@
 
 Cards are two-character codes (`"AS"`, `"TH"`, `"QD"`); actions and events are objects with a
 `"type"` naming their class; views are nested objects with the same field names as the
-engine's dataclasses.
+engine's dataclasses (use `view_to_wire`, which also marks the takeable cards per packet).
 """
 
 from __future__ import annotations
@@ -36,7 +36,19 @@ def to_wire(value: Any) -> Any:
 
 
 def view_to_wire(view: MatchView) -> dict[str, Any]:
-    return to_wire(view)
+    """The view as JSON; each discard packet says which of its cards may be taken now."""
+    data = to_wire(view)
+    takeable = set(data["takeable"])
+    data["discard"] = [
+        {
+            "seat": packet["seat"],
+            "cards": packet["cards"],
+            "takeable": [code for code in packet["cards"] if code in takeable],
+            "previous": index == view.previous_packet,
+        }
+        for index, packet in enumerate(data["discard"])
+    ]
+    return data
 
 
 def events_to_wire(events: tuple[Event, ...] | list[Event], viewer: int | None) -> list[dict]:

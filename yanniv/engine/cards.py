@@ -6,7 +6,7 @@ Cards are created once (`DECK`) and compared by (rank, suit); `Card.parse("TH")`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 Suit = Literal["S", "H", "D", "C"]
@@ -21,16 +21,51 @@ RANK_NAMES_FR = {
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+_INTERNED: dict[tuple[int, str], Card] = {}
 #: Ranks that carry a power (★): 4, 6, 7, 8, 9, Jack, Queen, King.
 POWER_RANKS = frozenset({4, 6, 7, 8, 9, JACK, QUEEN, KING})
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card: rank 1 (Ace) to 13 (King) and a suit letter."""
+    """One card: rank 1 (Ace) to 13 (King) and a suit letter.
+
+    The 52 cards are interned: `Card(4, "H")` returns the one 4♥ object, so equality and
+    hashing are identity (done in C), which matters because hands are compared, sorted and
+    hashed on every action. Ordering goes through the precomputed rank-major `key`.
+    """
 
     rank: int
     suit: Suit
+    key: int = field(init=False, repr=False)
+
+    def __new__(cls, rank: int, suit: Suit) -> Card:
+        interned = _INTERNED.get((rank, suit))
+        if interned is not None:
+            return interned
+        if not 1 <= rank <= 13 or suit not in SUITS:
+            raise ValueError(f"no such card: rank {rank!r}, suit {suit!r}")
+        card = object.__new__(cls)
+        _INTERNED[(rank, suit)] = card
+        return card
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.rank * 4 + SUITS.index(self.suit))
+
+    def __reduce__(self) -> tuple:
+        return (Card, (self.rank, self.suit))
+
+    def __lt__(self, other: Card) -> bool:
+        return self.key < other.key
+
+    def __le__(self, other: Card) -> bool:
+        return self.key <= other.key
+
+    def __gt__(self, other: Card) -> bool:
+        return self.key > other.key
+
+    def __ge__(self, other: Card) -> bool:
+        return self.key >= other.key
 
     @property
     def value(self) -> int:
@@ -80,6 +115,10 @@ def hand_value(hand: tuple[Card, ...] | list[Card]) -> int:
     return sum(card.value for card in hand)
 
 
+def _key(card: Card) -> int:
+    return card.key
+
+
 def sort_hand(hand: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
     """Hands are kept sorted by rank then suit so that equal hands are equal tuples."""
-    return tuple(sorted(hand))
+    return tuple(sorted(hand, key=_key))

@@ -160,11 +160,7 @@ class MatchState:
     _legal: tuple | None
 
     def copy(self) -> MatchState:
-        new = MatchState.__new__(MatchState)
-        for name in MatchState.__slots__:
-            object.__setattr__(new, name, getattr(self, name))
-        new._legal = None
-        return new
+        return _copy_state(self)
 
     @property
     def seats(self) -> int:
@@ -189,3 +185,21 @@ class MatchState:
             f"<MatchState manche={self.manche} step={self.step} turn={self.turn} "
             f"pending={self.pending} finished={self.finished}>"
         )
+
+
+def _make_copier():  # type: ignore[no-untyped-def]
+    """Build `copy` as straight-line attribute copies: the hottest path of `apply`."""
+    names = [name for name in MatchState.__slots__ if name != "_legal"]
+    body = "\n".join(f"    new.{name} = old.{name}" for name in names)
+    source = f"def _copy(old, new_object):\n    new = new_object(MatchState)\n{body}\n"
+    source += "    new._legal = None\n    return new\n"
+    namespace: dict = {"MatchState": MatchState}
+    exec(source, namespace)  # generated from the class's own slot names
+    return namespace["_copy"]
+
+
+_copy_state_impl = _make_copier()
+
+
+def _copy_state(old: MatchState) -> MatchState:
+    return _copy_state_impl(old, object.__new__)

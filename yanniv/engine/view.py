@@ -3,6 +3,9 @@
 The view is the only thing a client or a bot ever gets: its own hand, card counts of the
 others, the public discard, the cards it knows in each opponent's hand, the pending decision
 (details only when it is its own) and, when it must act, the legal actions.
+
+Views are built once per recipient and decision, so they are plain slotted dataclasses (a
+frozen one costs twice as much to build); nobody is meant to change one after `view` returns.
 """
 
 from __future__ import annotations
@@ -10,14 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yanniv.engine.actions import Action, DecisionKind
-from yanniv.engine.cards import Card, Colour, hand_value
-from yanniv.engine.state import Constraint, MancheResult, MatchState, Pending
+from yanniv.engine.cards import Card, Colour
+from yanniv.engine.rules import discard_takeable, legal_actions
+from yanniv.engine.state import Constraint, MancheResult, MatchState, Packet, Pending
 
 #: Pending kinds that would tell others something hidden are shown to them as this kind.
 _PUBLIC_KIND: dict[str, DecisionKind] = {"play_drawn": "draw"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerView:
     seat: int
     active: bool
@@ -26,16 +30,6 @@ class PlayerView:
     #: Cards the viewer knows to be in this seat's hand (the viewer's own seat: its hand).
     known_cards: tuple[Card, ...]
     called_yanniv: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PacketView:
-    seat: int | None
-    cards: tuple[Card, ...]
-    #: Cards of this packet the seat that must act may take now (or, on its turn, after playing).
-    takeable: tuple[Card, ...]
-    #: True for the packet the previous player put down.
-    previous: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +43,7 @@ class PendingView:
     rank: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MatchView:
     viewer: int | None
     seats: int
@@ -63,7 +57,12 @@ class MatchView:
     pile_count: int
     #: Cards on top of the pile whose place this viewer knows (after its own Queen), top first.
     pile_known: tuple[Card, ...]
-    discard: tuple[PacketView, ...]
+    #: The discard, oldest packet first (the engine's own immutable packets).
+    discard: tuple[Packet, ...]
+    #: Index in `discard` of the packet the previous player put down (None if they put none).
+    previous_packet: int | None
+    #: Discard cards the seat that must act may take now (or, in its turn, after playing).
+    takeable: tuple[Card, ...]
     turn: int
     direction: int
     constraint: Constraint | None
@@ -106,33 +105,26 @@ def _pending_view(pending: Pending | None, viewer: int | None) -> PendingView | 
 
 def view(state: MatchState, viewer: int | None) -> MatchView:
     """The observation of `viewer` (a seat index, or None for a spectator)."""
-    from yanniv.engine.rules import discard_takeable, legal_actions
-
     n = state.config.seats
     row = state.known[n if viewer is None else viewer]
-    players = tuple(
-        PlayerView(
-            seat=seat,
-            active=state.active[seat],
-            card_count=len(state.hands[seat]),
-            score=state.scores[seat],
-            known_cards=(
-                state.hands[seat] if seat == viewer else tuple(sorted(row[seat]))
-            ),
-            called_yanniv=state.yanniv_caller == seat,
+    hands = state.hands
+    scores = state.scores
+    active = state.active
+    caller = state.yanniv_caller
+    players = []
+    for seat in range(n):
+        if seat == viewer:
+            known = hands[seat]
+        else:
+            known_set = row[seat]
+            known = tuple(sorted(known_set)) if known_set else ()
+        players.append(
+            PlayerView(seat, active[seat], len(hands[seat]), scores[seat], known, caller == seat)
         )
-        for seat in range(n)
-    )
-    takeable = discard_takeable(state)
-    discard = tuple(
-        PacketView(
-            seat=packet.seat,
-            cards=packet.cards,
-            takeable=tuple(c for c in packet.cards if c in takeable.get(index, ())),
-            previous=index == state.prev_packet,
-        )
-        for index, packet in enumerate(state.discard)
-    )
+    takeable: tuple[Card, ...] = ()
+    by_packet = discard_takeable(state)
+    if by_packet:
+        takeable = tuple(card for cards in by_packet.values() for card in cards)
     pile_known: tuple[Card, ...] = ()
     if viewer is not None and state.pile_known[viewer]:
         known_top = state.pile_known[viewer]
@@ -142,33 +134,36 @@ def view(state: MatchState, viewer: int | None) -> MatchView:
                 break
             top.append(card)
         pile_known = tuple(top)
-    hand = state.hands[viewer] if viewer is not None else None
-    acting = state.pending is not None and viewer == state.pending.seat
+    hand = hands[viewer] if viewer is not None else None
+    pending = state.pending
+    acting = pending is not None and viewer == pending.seat
     return MatchView(
-        viewer=viewer,
-        seats=n,
-        manche=state.manche,
-        manches=state.config.manches,
-        tiebreak=state.tiebreak,
-        step=state.step,
-        hand=hand,
-        hand_value=hand_value(hand) if hand is not None else None,
-        players=players,
-        pile_count=len(state.pile),
-        pile_known=pile_known,
-        discard=discard,
-        turn=state.turn,
-        direction=state.direction,
-        constraint=state.turn_constraint,
-        yanniv_caller=state.yanniv_caller,
-        pending=_pending_view(state.pending, viewer),
-        legal_actions=legal_actions(state) if acting else (),
-        scores=state.scores,
-        history=state.manche_history,
-        last_result=state.last_result,
-        finished=state.finished,
-        ranking=state.ranking,
-        turn_play=state.turn_play,
-        turn_power=state.turn_power,
-        six_colour=state.turn_six_colour,
+        viewer,
+        n,
+        state.manche,
+        state.config.manches,
+        state.tiebreak,
+        state.step,
+        hand,
+        sum(card.value for card in hand) if hand is not None else None,
+        tuple(players),
+        len(state.pile),
+        pile_known,
+        state.discard,
+        state.prev_packet,
+        takeable,
+        state.turn,
+        state.direction,
+        state.turn_constraint,
+        caller,
+        _pending_view(pending, viewer),
+        legal_actions(state) if acting else (),
+        scores,
+        state.manche_history,
+        state.last_result,
+        state.finished,
+        state.ranking,
+        state.turn_play,
+        state.turn_power,
+        state.turn_six_colour,
     )
