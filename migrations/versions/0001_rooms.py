@@ -76,6 +76,7 @@ def upgrade() -> None:
         sa.Column("match_id", sa.Integer(), nullable=False),
         sa.Column("step", sa.Integer(), nullable=False),
         sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("action", sa.JSON(), nullable=False),
         sa.Column("client_id", sa.String(64), nullable=True),
         sa.Column("by_timer", sa.Boolean(), nullable=False),

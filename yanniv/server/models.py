@@ -88,6 +88,8 @@ class RoomActionRow(Base):
     )
     step: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
+    #: The room version this action produced (what the acknowledgement carried).
+    version: Mapped[int] = mapped_column(Integer)
     #: The action as `yanniv.wire.action_to_wire` writes it.
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: The client's id for the action (duplicate detection); None when the timer played.

@@ -1,0 +1,85 @@
+"""`create_app(settings)`: the whole web app, its state on `app.state` (no import-time globals).
+
+At start it upgrades the database schema and brings back every room from the database.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+
+from yanniv.db.session import Database
+from yanniv.server import http_rooms, ws
+from yanniv.server.errors import GameError, game_error
+from yanniv.server.owner import OwnerCookieMiddleware
+from yanniv.server.ratelimit import FailureLimiter
+from yanniv.server.rooms import Rooms
+from yanniv.server.settings import Settings
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def _module_present(dotted: str) -> bool:
+    """Whether another part's module is written yet (so the app runs while it is built)."""
+    return (_PACKAGE.parent / (dotted.replace(".", "/") + ".py")).exists()
+
+
+def _include_other_parts(app: FastAPI) -> None:
+    if _module_present("yanniv.webapp.pages"):
+        pages = importlib.import_module("yanniv.webapp.pages")
+        app.include_router(pages.router)
+        pages.mount_static(app)
+    if _module_present("yanniv.profiles.api"):
+        app.include_router(importlib.import_module("yanniv.profiles.api").router)
+
+
+async def _game_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, GameError)
+    return JSONResponse(exc.body(), status_code=exc.status)
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    """Room routes answer malformed bodies in the same French shape as other refusals."""
+    assert isinstance(exc, RequestValidationError)
+    if not request.url.path.startswith("/api/rooms"):
+        return await request_validation_exception_handler(request, exc)
+    problem = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "?"}
+    where = ".".join(str(p) for p in problem.get("loc", ())[1:]) or "corps"
+    error = game_error("invalid_request", f"{where}: {problem.get('msg')}")
+    return JSONResponse(error.body(), status_code=422)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    db = Database(settings.database_url, settings.db_threads)
+    rooms = Rooms(db, settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await db.run(db.upgrade)
+        await rooms.load()
+        try:
+            yield
+        finally:
+            rooms.close()
+            db.close()
+
+    app = FastAPI(title="Yanniv", lifespan=lifespan)
+    app.state.settings = settings
+    app.state.db = db
+    app.state.rooms = rooms
+    app.state.code_limiter = FailureLimiter(settings.wrong_code_limit, settings.wrong_code_window)
+    app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
+    app.add_exception_handler(GameError, _game_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.include_router(http_rooms.router)
+    app.include_router(ws.router)
+    _include_other_parts(app)
+    return app

@@ -1,0 +1,122 @@
+"""HTTP routes of the rooms: create, list public ones, join, look, settings, remove, start, rematch.
+
+Errors are `{"code", "message" (French), "message_en"}` with a fitting HTTP status; a wrong
+room code counts against the caller's IP, and too many of them are refused for a while.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body
+
+from yanniv.server.codes import normalize_code
+from yanniv.server.deps import ClientIp, CodeLimiterDep, OwnerSecret, RoomsDep, SeatToken
+from yanniv.server.errors import game_error
+from yanniv.server.protocol import (
+    CreateRoomIn,
+    ErrorBody,
+    JoinRoomIn,
+    PublicRoom,
+    RoomSummary,
+    SeatGranted,
+)
+from yanniv.server.ratelimit import FailureLimiter
+from yanniv.server.room import Room, Seat
+from yanniv.server.rooms import Rooms
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"],
+                   responses={400: {"model": ErrorBody}, 404: {"model": ErrorBody}})
+
+
+def find_room(rooms: Rooms, limiter: FailureLimiter, ip: str, raw_code: str) -> Room:
+    """The room with this code, counting wrong codes per IP (and refusing when too many)."""
+    if limiter.blocked(ip):
+        raise game_error("rate_limited")
+    room = rooms.get(normalize_code(raw_code))
+    if room is None:
+        limiter.fail(ip)
+        raise game_error("room_not_found")
+    return room
+
+
+def require_seat(room: Room, token: str | None) -> Seat:
+    if not token:
+        raise game_error("missing_token")
+    seat = room.seat_for_token(token)
+    if seat is None:
+        raise game_error("bad_token")
+    return seat
+
+
+@router.post("", status_code=201)
+async def create_room(body: CreateRoomIn, rooms: RoomsDep, owner: OwnerSecret) -> SeatGranted:
+    room, seat, token = await rooms.create(body.pseudo, body.public, owner)
+    return SeatGranted.model_validate(
+        {"code": room.code, "seat": seat.seat, "token": token, "room": room.summary(seat.seat)}
+    )
+
+
+@router.get("/public")
+async def public_rooms(rooms: RoomsDep) -> list[PublicRoom]:
+    return [PublicRoom.model_validate(r) for r in rooms.public_rooms()]
+
+
+@router.post("/{code}/join")
+async def join_room(code: str, body: JoinRoomIn, rooms: RoomsDep, limiter: CodeLimiterDep,
+                    ip: ClientIp, owner: OwnerSecret) -> SeatGranted:
+    room = find_room(rooms, limiter, ip, code)
+    seat, token = await rooms.join(room, body.pseudo, owner)
+    return SeatGranted.model_validate(
+        {"code": room.code, "seat": seat.seat, "token": token, "room": room.summary(seat.seat)}
+    )
+
+
+@router.get("/{code}")
+async def get_room(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
+                   token: SeatToken = None) -> RoomSummary:
+    room = find_room(rooms, limiter, ip, code)
+    seat = room.seat_for_token(token)
+    return RoomSummary.model_validate(room.summary(None if seat is None else seat.seat))
+
+
+def _summary(room: Room, seat: Seat | None) -> RoomSummary:
+    return RoomSummary.model_validate(room.summary(None if seat is None else seat.seat))
+
+
+@router.patch("/{code}/settings")
+async def change_settings(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
+                          token: SeatToken = None,
+                          patch: dict[str, Any] = Body(...)) -> RoomSummary:  # noqa: B008
+    room = find_room(rooms, limiter, ip, code)
+    seat = require_seat(room, token)
+    await rooms.update_settings(room, seat, patch)
+    return _summary(room, seat)
+
+
+@router.delete("/{code}/seats/{seat_index}")
+async def remove_seat(code: str, seat_index: int, rooms: RoomsDep, limiter: CodeLimiterDep,
+                      ip: ClientIp, token: SeatToken = None) -> RoomSummary:
+    room = find_room(rooms, limiter, ip, code)
+    seat = require_seat(room, token)
+    removed_self = seat.seat == seat_index
+    await rooms.remove_seat(room, seat, seat_index)
+    return _summary(room, None if removed_self else seat)
+
+
+@router.post("/{code}/start")
+async def start_match(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
+                      token: SeatToken = None) -> RoomSummary:
+    room = find_room(rooms, limiter, ip, code)
+    seat = require_seat(room, token)
+    await rooms.start(room, seat)
+    return _summary(room, seat)
+
+
+@router.post("/{code}/rematch")
+async def rematch(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
+                  token: SeatToken = None) -> RoomSummary:
+    room = find_room(rooms, limiter, ip, code)
+    seat = require_seat(room, token)
+    await rooms.rematch(room, seat)
+    return _summary(room, seat)

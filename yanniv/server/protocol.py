@@ -1,0 +1,161 @@
+"""Every message of the WebSocket protocol and every HTTP body, as pydantic models.
+
+Incoming messages are validated with these models. Outgoing ones are built with
+`model_construct` (no re-validation of server-made data) and serialized once per recipient
+with orjson by `encode`. `docs/PROTOCOL.md` documents them with examples.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+# ---------------------------------------------------------------- room settings and summaries
+
+
+class RoomSettings(BaseModel):
+    """The host's choices, exactly those of the reference lobby."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    public: bool = False
+    manches: int = 6
+    #: "random", "host", or a seat index.
+    first_player: Literal["random", "host"] | int = "random"
+    show_known_cards: bool = True
+    log_visible: bool = True
+    #: Seconds per decision, or None for no timer.
+    timer_seconds: int | None = None
+
+
+class SeatSummary(BaseModel):
+    seat: int
+    pseudo: str
+    connected: bool
+    is_host: bool
+    is_bot: bool = False
+
+
+class RoomSummary(BaseModel):
+    code: str
+    public: bool
+    status: Literal["waiting", "playing", "finished"]
+    version: int
+    host_seat: int
+    seats: list[SeatSummary]
+    settings: RoomSettings
+    your_seat: int | None
+
+
+class PublicRoom(BaseModel):
+    code: str
+    host: str
+    seats_taken: int
+    seats_free: int
+    created_at: str
+
+
+# ---------------------------------------------------------------- HTTP bodies
+
+
+class CreateRoomIn(BaseModel):
+    pseudo: str
+    public: bool = False
+
+
+class JoinRoomIn(BaseModel):
+    pseudo: str
+
+
+class SeatGranted(BaseModel):
+    """Answer to create/join: the seat token is given once, keep it (e.g. in localStorage)."""
+
+    code: str
+    seat: int
+    token: str
+    room: RoomSummary
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    message_en: str
+
+
+# ---------------------------------------------------------------- client → server
+
+
+class ActionIn(BaseModel):
+    """Play an engine action against room version `version`; `id` is chosen by the client."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["action"]
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+    version: int
+    action: dict[str, Any]
+
+
+class PingIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["ping"]
+
+
+CLIENT_TYPES = ("action", "ping")
+ClientMessage = Annotated[ActionIn | PingIn, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[ActionIn | PingIn] = TypeAdapter(ClientMessage)
+
+
+# ---------------------------------------------------------------- server → client
+
+
+class StateOut(BaseModel):
+    """After every change: the room, this connection's own view, and the change's events."""
+
+    type: Literal["state"] = "state"
+    version: int
+    room: dict[str, Any]
+    view: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    #: When the seat that must act will be played for (epoch ms), or None without a timer.
+    deadline: int | None
+
+
+class AckOut(BaseModel):
+    type: Literal["ack"] = "ack"
+    id: str
+    version: int
+
+
+class ErrorOut(BaseModel):
+    type: Literal["error"] = "error"
+    id: str | None
+    code: str
+    message: str
+    message_en: str
+
+
+class PongOut(BaseModel):
+    type: Literal["pong"] = "pong"
+
+
+class PresenceOut(BaseModel):
+    """A seat connected or left; no version change (nothing of the game changed)."""
+
+    type: Literal["presence"] = "presence"
+    version: int
+    seats: list[dict[str, Any]]
+
+
+def _model_fields(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.__dict__
+    raise TypeError(f"cannot serialize {type(value).__name__}")
+
+
+def encode(message: BaseModel) -> str:
+    """One message → JSON text, via orjson (models built with `model_construct` included)."""
+    return orjson.dumps(message, default=_model_fields).decode()

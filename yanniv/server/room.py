@@ -1,0 +1,160 @@
+"""A room in memory: its seats, settings, live match and connections, and what each one sees.
+
+The live engine state stays here between actions (no replay in normal operation); every
+message to a connection is built from that connection's own seat's view only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from yanniv.engine import MatchConfig, MatchState, view
+from yanniv.engine.events import Event
+from yanniv.server.connections import Connection
+from yanniv.server.protocol import PresenceOut, RoomSettings, StateOut, encode
+from yanniv.server.serialize import ViewEncoder, events_wire
+from yanniv.server.tokens import hash_token, same_hash
+
+Status = Literal["waiting", "playing", "finished"]
+
+
+@dataclass(eq=False)
+class Seat:
+    """A seated player; `seat` may be renumbered while the room waits (a player removed)."""
+
+    seat: int
+    pseudo: str
+    token_hash: str
+    owner_secret: str | None
+    joined_at: datetime
+    connections: int = 0
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "pseudo": self.pseudo, "token_hash": self.token_hash,
+            "owner_secret": self.owner_secret, "joined_at": self.joined_at,
+        }
+
+
+@dataclass(eq=False)
+class LiveMatch:
+    """The match in play (or just finished): its seed, config, live state and action log."""
+
+    id: int
+    seed: str
+    config: MatchConfig
+    state: MatchState
+    pseudos: list[str]
+    started_at: datetime
+    deadline_ms: int | None = None
+    #: Actions as JSON-ready dicts, in order (handed to profiles for replays).
+    log: list[dict[str, Any]] = field(default_factory=list)
+    #: (seat, client action id) → the room version its acknowledgement carried.
+    seen: dict[tuple[int, str], int] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Room:
+    code: str
+    status: Status
+    host_seat: int
+    settings: RoomSettings
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    seats: list[Seat] = field(default_factory=list)
+    match: LiveMatch | None = None
+    connections: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    encoder: ViewEncoder = field(default_factory=ViewEncoder)
+
+    # ------------------------------------------------------------ seats
+
+    def seat_for_token(self, token: str | None) -> Seat | None:
+        if not token:
+            return None
+        wanted = hash_token(token)
+        for seat in self.seats:
+            if same_hash(seat.token_hash, wanted):
+                return seat
+        return None
+
+    def seat_at(self, index: int) -> Seat | None:
+        return next((s for s in self.seats if s.seat == index), None)
+
+    # ------------------------------------------------------------ snapshots for the store
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "code": self.code, "public": self.settings.public, "status": self.status,
+            "host_seat": self.host_seat, "settings": self.settings.model_dump(),
+            "version": self.version, "created_at": self.created_at, "updated_at": self.updated_at,
+        }
+
+    # ------------------------------------------------------------ what clients receive
+
+    def summary(self, your_seat: int | None) -> dict[str, Any]:
+        """The room summary (RoomSummary in protocol.py) as JSON-ready data."""
+        return {
+            "code": self.code,
+            "public": self.settings.public,
+            "status": self.status,
+            "version": self.version,
+            "host_seat": self.host_seat,
+            "seats": [
+                {
+                    "seat": s.seat, "pseudo": s.pseudo, "connected": s.connections > 0,
+                    "is_host": s.seat == self.host_seat, "is_bot": False,
+                }
+                for s in self.seats
+            ],
+            "settings": self.settings.model_dump(),
+            "your_seat": your_seat,
+        }
+
+    def state_text(self, seat: int | None, events: tuple[Event, ...] | list[Event]) -> str:
+        """The `state` message for one seat (or a spectator): its own view, redacted events."""
+        view_data = None
+        events_data: list[dict[str, Any]] = []
+        deadline = None
+        if self.match is not None:
+            view_data = self.encoder.view(
+                view(self.match.state, seat), self.settings.show_known_cards
+            )
+            events_data = events_wire(events, seat)
+            deadline = self.match.deadline_ms
+        return encode(
+            StateOut.model_construct(
+                version=self.version, room=self.summary(seat), view=view_data,
+                events=events_data, deadline=deadline,
+            )
+        )
+
+    def broadcast(self, events: tuple[Event, ...] | list[Event] = ()) -> None:
+        """Queue the new state to every connection, serialized once per seat."""
+        texts: dict[int | None, str] = {}
+        for conn in list(self.connections):
+            key = conn.seat_index
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = self.state_text(key, events)
+            conn.send(text)
+
+    def broadcast_presence(self) -> None:
+        text = encode(
+            PresenceOut.model_construct(
+                version=self.version,
+                seats=[{"seat": s.seat, "connected": s.connections > 0} for s in self.seats],
+            )
+        )
+        for conn in list(self.connections):
+            conn.send(text)
+
+
+def new_seat(seat: int, pseudo: str, token: str, owner_secret: str | None,
+             now: datetime) -> Seat:
+    return Seat(seat=seat, pseudo=pseudo, token_hash=hash_token(token),
+                owner_secret=owner_secret, joined_at=now)

@@ -1,0 +1,404 @@
+"""The room registry: every live room in memory, and every change to one.
+
+Each change runs under the room's lock: check, compute, persist (in the database threads),
+then commit in memory, re-arm the timer and broadcast. If the write fails, nothing changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from yanniv.db.session import Database
+from yanniv.engine import IllegalActionError, MatchConfig, apply, legal_actions
+from yanniv.engine.actions import Action
+from yanniv.engine.events import Event
+from yanniv.engine.setup import start_match
+from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
+from yanniv.server.codes import new_code
+from yanniv.server.connections import CLOSE_REMOVED, Connection
+from yanniv.server.errors import GameError, game_error
+from yanniv.server.protocol import AckOut, ErrorOut, RoomSettings, encode
+from yanniv.server.room import LiveMatch, Room, Seat, new_seat
+from yanniv.server.settings import Settings
+from yanniv.server.store import LoadedRoom, RoomStore
+from yanniv.server.timers import Timers, now_ms
+from yanniv.server.tokens import new_token
+from yanniv.server.validation import MAX_SEATS, clean_pseudo, patched_settings
+from yanniv.wire import WireError, action_from_wire, action_to_wire
+
+log = logging.getLogger(__name__)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were written in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+class Rooms:
+    """All rooms of this server process, keyed by code."""
+
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.store = RoomStore(db.sessions)
+        self.rooms: dict[str, Room] = {}
+        self.timers = Timers(self._on_deadline)
+        #: Seeds of new matches; tests may replace it to replay a known match.
+        self.seed_factory: Callable[[], str] = lambda: secrets.token_hex(8)
+
+    # ------------------------------------------------------------ life cycle
+
+    async def load(self) -> None:
+        """Bring back every waiting, playing and recently finished room, replaying match logs."""
+        since = _utcnow() - timedelta(hours=self.settings.keep_finished_hours)
+        for loaded in await self.db.run(self.store.load, since):
+            room = self._restore(loaded)
+            self.rooms[room.code] = room
+            self.timers.arm(room)
+        log.info("loaded %d rooms", len(self.rooms))
+
+    def _restore(self, loaded: LoadedRoom) -> Room:
+        data = loaded.room
+        room = Room(
+            code=data["code"], status=data["status"], host_seat=data["host_seat"],
+            settings=RoomSettings.model_validate(data["settings"]), version=data["version"],
+            created_at=_aware(data["created_at"]), updated_at=_aware(data["updated_at"]),
+            seats=[Seat(**{**s, "joined_at": _aware(s["joined_at"])}) for s in loaded.seats],
+        )
+        m = loaded.match
+        if m is not None and room.status != "waiting":
+            config = MatchConfig(seats=m.seats, manches=m.manches, first_player=m.first_player)
+            state, _ = start_match(config, m.seed)
+            match = LiveMatch(
+                id=m.id, seed=m.seed, config=config, state=state, pseudos=m.pseudos,
+                started_at=_aware(m.started_at), deadline_ms=m.deadline_ms,
+            )
+            for step, seat, version, action_data, client_id in m.actions:
+                if step != match.state.step:
+                    raise RuntimeError(f"room {room.code}: action log has a gap at step {step}")
+                match.state, _ = apply(match.state, action_from_wire(action_data))
+                match.log.append(action_data)
+                if client_id is not None:
+                    match.seen[(seat, client_id)] = version
+            room.match = match
+        return room
+
+    def close(self) -> None:
+        self.timers.close()
+
+    # ------------------------------------------------------------ lookups
+
+    def get(self, code: str) -> Room | None:
+        return self.rooms.get(code)
+
+    def public_rooms(self) -> list[dict[str, Any]]:
+        waiting = [
+            r for r in self.rooms.values()
+            if r.settings.public and r.status == "waiting" and len(r.seats) < MAX_SEATS
+        ]
+        waiting.sort(key=lambda r: r.created_at, reverse=True)
+        return [
+            {
+                "code": r.code,
+                "host": next((s.pseudo for s in r.seats if s.seat == r.host_seat), ""),
+                "seats_taken": len(r.seats),
+                "seats_free": MAX_SEATS - len(r.seats),
+                "created_at": r.created_at.isoformat(),
+            }
+            for r in waiting[:100]
+        ]
+
+    # ------------------------------------------------------------ lobby
+
+    async def _check_pseudo(self, pseudo: str, owner_secret: str | None) -> None:
+        refusal = await self.db.run(self.store.check_pseudo, pseudo, owner_secret)
+        if refusal:
+            raise game_error("pseudo_owned", refusal)
+
+    async def create(self, raw_pseudo: object, public: bool,
+                     owner_secret: str | None) -> tuple[Room, Seat, str]:
+        pseudo = clean_pseudo(raw_pseudo)
+        await self._check_pseudo(pseudo, owner_secret)
+        now = _utcnow()
+        token = new_token()
+        for _attempt in range(20):
+            code = new_code()
+            if code in self.rooms:
+                continue
+            seat = new_seat(0, pseudo, token, owner_secret, now)
+            room = Room(code=code, status="waiting", host_seat=0,
+                        settings=RoomSettings(public=public), version=1,
+                        created_at=now, updated_at=now, seats=[seat])
+            try:
+                await self.db.run(self.store.create_room, room.row(), seat.row())
+            except IntegrityError:  # code used by an old room in the database
+                continue
+            self.rooms[code] = room
+            return room, seat, token
+        raise game_error("server_error")
+
+    async def join(self, room: Room, raw_pseudo: object,
+                   owner_secret: str | None) -> tuple[Seat, str]:
+        pseudo = clean_pseudo(raw_pseudo)
+        await self._check_pseudo(pseudo, owner_secret)
+        async with room.lock:
+            if room.status != "waiting":
+                raise game_error("room_started")
+            if len(room.seats) >= MAX_SEATS:
+                raise game_error("room_full")
+            if any(s.pseudo.casefold() == pseudo.casefold() for s in room.seats):
+                raise game_error("pseudo_taken")
+            token = new_token()
+            seat = new_seat(len(room.seats), pseudo, token, owner_secret, _utcnow())
+            snapshot = self._bumped(room)
+            await self.db.run(self.store.add_seat, snapshot, seat.row())
+            room.seats.append(seat)
+            self._commit_bump(room, snapshot)
+            room.broadcast()
+            return seat, token
+
+    def _bumped(self, room: Room, **changes: Any) -> dict[str, Any]:
+        """The room's row as it will be after this change (version + 1)."""
+        row = room.row()
+        row.update(version=room.version + 1, updated_at=_utcnow(), **changes)
+        return row
+
+    @staticmethod
+    def _commit_bump(room: Room, snapshot: dict[str, Any]) -> None:
+        room.version = snapshot["version"]
+        room.updated_at = snapshot["updated_at"]
+        room.status = snapshot["status"]
+        room.host_seat = snapshot["host_seat"]
+
+    def _require_host(self, room: Room, seat: Seat) -> None:
+        if seat.seat != room.host_seat:
+            raise game_error("not_host")
+
+    async def update_settings(self, room: Room, seat: Seat, patch: object) -> None:
+        async with room.lock:
+            self._require_host(room, seat)
+            if room.status != "waiting":
+                raise game_error("not_waiting")
+            settings = patched_settings(room.settings, patch)
+            snapshot = self._bumped(room, settings=settings.model_dump(), public=settings.public)
+            await self.db.run(self.store.update_room, snapshot)
+            room.settings = settings
+            self._commit_bump(room, snapshot)
+            room.broadcast()
+
+    async def remove_seat(self, room: Room, actor: Seat, index: int) -> None:
+        """The host removes a seated player, or a player leaves, while the room waits."""
+        async with room.lock:
+            if actor.seat != index:
+                self._require_host(room, actor)
+            if room.status != "waiting":
+                raise game_error("not_waiting")
+            target = room.seat_at(index)
+            if target is None:
+                raise game_error("seat_not_found")
+            if target.seat == room.host_seat:
+                raise game_error("cannot_remove_host")
+            remaining = [s for s in room.seats if s is not target]
+            rows = [{**s.row(), "seat": number} for number, s in enumerate(remaining)]
+            host = next(n for n, s in enumerate(remaining) if s.seat == room.host_seat)
+            settings = room.settings
+            if isinstance(settings.first_player, int) and settings.first_player >= len(remaining):
+                settings = settings.model_copy(update={"first_player": "random"})
+            snapshot = self._bumped(room, host_seat=host, settings=settings.model_dump())
+            await self.db.run(self.store.update_room, snapshot, rows)
+            for number, s in enumerate(remaining):
+                s.seat = number
+            room.seats = remaining
+            room.settings = settings
+            self._commit_bump(room, snapshot)
+            self._kick(room, target)
+            room.broadcast()
+
+    @staticmethod
+    def _kick(room: Room, target: Seat) -> None:
+        error = game_error("seat_removed")
+        text = encode(ErrorOut.model_construct(id=None, **error.body()))
+        for conn in list(room.connections):
+            if conn.seat is target:
+                conn.send(text)
+                conn.close(CLOSE_REMOVED)
+                room.connections.discard(conn)
+
+    async def start(self, room: Room, actor: Seat) -> None:
+        async with room.lock:
+            self._require_host(room, actor)
+            if room.status != "waiting":
+                raise game_error("not_waiting")
+            if len(room.seats) < 2:
+                raise game_error("not_enough_players")
+            first = room.settings.first_player
+            first_seat = (None if first == "random"
+                          else room.host_seat if first == "host" else int(first))
+            if first_seat is not None and first_seat >= len(room.seats):
+                raise game_error("first_player_absent")
+            config = MatchConfig(seats=len(room.seats), manches=room.settings.manches,
+                                 first_player=first_seat)
+            seed = self.seed_factory()
+            state, events = start_match(config, seed)
+            now = _utcnow()
+            deadline = self._deadline(room, state.finished)
+            match_row = {
+                "seed": seed, "seats": config.seats, "manches": config.manches,
+                "first_player": first_seat, "pseudos": [s.pseudo for s in room.seats],
+                "started_at": now, "deadline_ms": deadline,
+            }
+            snapshot = self._bumped(room, status="playing")
+            match_id = await self.db.run(self.store.start_match, snapshot, match_row)
+            room.match = LiveMatch(id=match_id, seed=seed, config=config, state=state,
+                                   pseudos=match_row["pseudos"], started_at=now,
+                                   deadline_ms=deadline)
+            self._commit_bump(room, snapshot)
+            self.timers.arm(room)
+            room.broadcast(events)
+
+    async def rematch(self, room: Room, actor: Seat) -> None:
+        """Back to the lobby with the same players and settings; the host starts again."""
+        async with room.lock:
+            if room.status != "finished":
+                raise game_error("not_finished")
+            snapshot = self._bumped(room, status="waiting")
+            await self.db.run(self.store.update_room, snapshot)
+            room.match = None
+            self._commit_bump(room, snapshot)
+            self.timers.cancel(room)
+            room.broadcast()
+
+    # ------------------------------------------------------------ play
+
+    def _deadline(self, room: Room, finished: bool) -> int | None:
+        seconds = room.settings.timer_seconds
+        if seconds is None or finished:
+            return None
+        return now_ms() + int(seconds * 1000 * self.settings.timer_scale)
+
+    async def act(self, room: Room, seat: Seat, client_id: str, version: int,
+                  action_data: dict[str, Any], reply: Connection) -> None:
+        """A seat's action: checked, logged, acknowledged to `reply`, then broadcast."""
+        async with room.lock:
+            match = room.match
+            if match is not None:
+                acked = match.seen.get((seat.seat, client_id))
+                if acked is not None:  # a retry: same answer, not applied again
+                    reply.send(encode(AckOut.model_construct(id=client_id, version=acked)))
+                    return
+            if room.status != "playing" or match is None:
+                raise game_error("not_playing")
+            if version != room.version:
+                raise game_error("stale_version", room.version)
+            if match.state.to_act != seat.seat:
+                raise game_error("not_your_turn")
+            try:
+                action = action_from_wire(action_data)
+            except WireError as exc:
+                raise game_error("bad_action", str(exc)) from None
+            try:
+                new_state, events = apply(match.state, action)
+            except IllegalActionError as exc:
+                raise GameError(exc.code, exc.message, exc.message_en, 409) from None
+            await self._commit(room, match, new_state, events, action, seat.seat, client_id)
+            reply.send(encode(AckOut.model_construct(id=client_id, version=room.version)))
+            room.broadcast(events)
+
+    async def _commit(self, room: Room, match: LiveMatch, new_state: Any,
+                      events: tuple[Event, ...], action: Action, seat: int,
+                      client_id: str | None) -> None:
+        """Persist the action (and the end of the match), then make it the live state."""
+        finished_at = _utcnow() if new_state.finished else None
+        deadline = self._deadline(room, new_state.finished)
+        wire = action_to_wire(action)
+        version = room.version + 1
+        snapshot = self._bumped(room, status="finished" if new_state.finished else room.status)
+        row = {
+            "step": match.state.step, "seat": seat, "version": version, "action": wire,
+            "client_id": client_id, "by_timer": client_id is None,
+            "created_at": snapshot["updated_at"],
+        }
+        record = (self._finished_match(room, match, new_state, [*match.log, wire], finished_at)
+                  if finished_at else None)
+        try:
+            await self.db.run(self.store.append_action, snapshot, match.id, row, deadline, record)
+        except Exception:
+            log.exception("room %s: writing step %d failed", room.code, match.state.step)
+            raise game_error("server_error") from None
+        match.state = new_state
+        match.log.append(wire)
+        match.deadline_ms = deadline
+        if client_id is not None:
+            match.seen[(seat, client_id)] = version
+        self._commit_bump(room, snapshot)
+        self.timers.arm(room)
+
+    def _finished_match(self, room: Room, match: LiveMatch, state: Any,
+                        actions: list[dict[str, Any]], finished_at: datetime) -> FinishedMatch:
+        by_seat = {s.seat: s for s in room.seats}
+        players = tuple(
+            FinishedPlayer(
+                seat=n, pseudo=pseudo,
+                owner_secret=by_seat[n].owner_secret if n in by_seat else None,
+            )
+            for n, pseudo in enumerate(match.pseudos)
+        )
+        manches = tuple(
+            FinishedManche(
+                number=r.manche, tiebreak=r.tiebreak, caller=r.caller,
+                caller_won=None if r.caller is None else r.winner == r.caller,
+                winner=r.winner, points=tuple(r.points), deltas=tuple(r.deltas),
+            )
+            for r in state.manche_history
+        )
+        return FinishedMatch(
+            room_code=room.code, seed=match.seed, started_at=match.started_at,
+            finished_at=finished_at, players=players, manches=manches,
+            totals=tuple(state.scores), ranking=tuple(state.ranking), actions=tuple(actions),
+        )
+
+    async def _on_deadline(self, room: Room, step: int) -> None:
+        """The seat that must act ran out of time: play the documented default action."""
+        async with room.lock:
+            match = room.match
+            if (match is None or room.status != "playing" or match.state.step != step
+                    or match.deadline_ms is None):
+                return
+            if match.deadline_ms > now_ms() + 5:
+                self.timers.arm(room)
+                return
+            seat = match.state.to_act
+            assert seat is not None
+            action = default_action(match.state)
+            new_state, events = apply(match.state, action)
+            try:
+                await self._commit(room, match, new_state, events, action, seat, None)
+            except GameError:
+                match.deadline_ms = now_ms() + 2000  # database trouble: try again shortly
+                self.timers.arm(room)
+                return
+            room.broadcast(events)
+
+
+def default_action(state: Any) -> Action:
+    """The engine's greedy choice for the seat (from its own view); the first legal action if
+    that policy ever fails, so a timer can never stall a match."""
+    try:
+        from yanniv.policies import default_action as policy
+
+        action = policy(state)
+        if action in legal_actions(state):
+            return action
+    except Exception:
+        log.exception("default policy failed")
+    return legal_actions(state)[0]

@@ -1,0 +1,146 @@
+"""Fast engine values → JSON-ready values for the hot path (every view of every change).
+
+Gives exactly what `yanniv.wire.to_wire` gives (a test pins it) but dispatches on the exact
+type with per-class field lists, and reuses the conversion of the manche history, an
+immutable tuple shared by consecutive states, instead of redoing it on every message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from yanniv.engine.actions import ACTION_TYPES
+from yanniv.engine.cards import Card
+from yanniv.engine.events import Event, redact
+from yanniv.engine.view import MatchView
+
+_SCALARS = (int, str, bool, float, type(None))
+_Converter = Callable[[Any], Any]
+_CONVERTERS: dict[type, _Converter] = {}
+
+
+def _card(value: Card) -> str:
+    return value.code
+
+
+def _sequence(value: Any) -> list[Any]:
+    return [fast_wire(item) for item in value]
+
+
+def _set(value: Any) -> list[Any]:
+    return sorted(fast_wire(item) for item in value)
+
+
+def _field_expr(name: str, hint: Any) -> str:
+    """Python source converting `v.<name>` given its annotation (generic when unsure)."""
+    access = f"v.{name}"
+    if hint in (int, str, bool, float) or _is_scalar_union(hint):
+        return access
+    if hint is Card:
+        return f"{access}.code"
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) is tuple and args == (Card, Ellipsis):
+        return f"[c.code for c in {access}]"
+    if _is_optional(hint, Card):
+        return f"(None if {access} is None else {access}.code)"
+    return f"fw({access})"
+
+
+def _is_scalar_union(hint: Any) -> bool:
+    args = typing.get_args(hint)
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return all(isinstance(a, int | str | bool) for a in args)
+    return origin in (types.UnionType, typing.Union) and all(
+        a in (int, str, bool, float, type(None)) or _is_scalar_union(a) for a in args
+    )
+
+
+def _is_optional(hint: Any, cls: type) -> bool:
+    origin = typing.get_origin(hint)
+    args = set(typing.get_args(hint))
+    return origin in (types.UnionType, typing.Union) and args == {cls, type(None)}
+
+
+def _dataclass_converter(cls: type, overrides: dict[str, str] | None = None) -> _Converter:
+    """Generate `lambda v, sh=None: {...}` for a dataclass, so each field costs no dispatch
+    when its annotation says it is a scalar or cards; `overrides` replaces fields' source."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # unresolvable annotations: stay generic
+        hints = {}
+    tag = cls.__name__ if issubclass(cls, Event) or cls.__name__ in ACTION_TYPES else None
+    parts = [f"'type': {tag!r}"] if tag else []
+    for f in dataclasses.fields(cls):
+        expr = (overrides or {}).get(f.name) or _field_expr(f.name, hints.get(f.name, Any))
+        parts.append(f"{f.name!r}: {expr}")
+    source = "lambda v, sh=None: {" + ", ".join(parts) + "}"
+    return eval(source, {"fw": fast_wire})
+
+
+def _converter(cls: type) -> _Converter:
+    if issubclass(cls, Card):
+        return _card
+    if issubclass(cls, _SCALARS):
+        return _identity
+    if issubclass(cls, tuple | list):
+        return _sequence
+    if issubclass(cls, frozenset | set):
+        return _set
+    if dataclasses.is_dataclass(cls):
+        return _dataclass_converter(cls)
+    return _identity
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def fast_wire(value: Any) -> Any:
+    """Same result as `yanniv.wire.to_wire(value)`, faster."""
+    cls = type(value)
+    convert = _CONVERTERS.get(cls)
+    if convert is None:
+        convert = _CONVERTERS[cls] = _converter(cls)
+    return convert(value)
+
+
+_SHARED = ("history", "last_result")
+_VIEW_CONVERTER = _dataclass_converter(
+    MatchView, {name: f"sh({name!r}, v.{name})" for name in _SHARED}
+)
+
+
+class ViewEncoder:
+    """Converts views of one room, remembering the conversion of the latest history."""
+
+    __slots__ = ("_shared",)
+
+    def __init__(self) -> None:
+        self._shared: dict[str, tuple[Any, Any]] = {}
+
+    def _shared_value(self, name: str, value: Any) -> Any:
+        cached = self._shared.get(name)
+        if cached is None or cached[0] is not value:
+            cached = self._shared[name] = (value, fast_wire(value))
+        return cached[1]
+
+    def view(self, view: MatchView, show_known_cards: bool = True) -> dict[str, Any]:
+        """The view as JSON-ready data; without `show_known_cards`, opponents' known cards
+        are left out (the room hides them)."""
+        data: dict[str, Any] = _VIEW_CONVERTER(view, self._shared_value)
+        if not show_known_cards:
+            data["players"] = [
+                p if p["seat"] == view.viewer else {**p, "known_cards": []}
+                for p in data["players"]
+            ]
+        return data
+
+
+def events_wire(events: tuple[Event, ...] | list[Event], viewer: int | None) -> list[dict]:
+    """Same as `yanniv.wire.events_to_wire`: the events as `viewer` may see them."""
+    return [fast_wire(redact(event, viewer)) for event in events]

@@ -1,0 +1,36 @@
+"""Server settings from the environment (`YANNIV_*`, `DATABASE_URL`), read when the app is made."""
+
+from __future__ import annotations
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from yanniv.db.session import DEFAULT_URL
+
+
+class Settings(BaseSettings):
+    """Everything tunable about the server; tests pass their own instance to `create_app`."""
+
+    model_config = SettingsConfigDict(env_prefix="YANNIV_", extra="ignore")
+
+    database_url: str = Field(
+        default=DEFAULT_URL, validation_alias=AliasChoices("DATABASE_URL", "YANNIV_DATABASE_URL")
+    )
+    #: Threads running blocking database calls (SQLite always uses one writer thread).
+    db_threads: int = 4
+    #: Multiplies every timer deadline; tests use a small value to expire timers quickly.
+    timer_scale: float = 1.0
+    #: Largest WebSocket message accepted from a client, in bytes.
+    max_message_bytes: int = 4096
+    #: Flood protection per socket: sustained messages per second, and the burst allowed.
+    flood_rate: float = 10.0
+    flood_burst: int = 40
+    #: Wrong room codes allowed per client IP within `wrong_code_window` seconds.
+    wrong_code_limit: int = 20
+    wrong_code_window: float = 300.0
+    #: Messages waiting for a slow socket before it is closed.
+    send_queue_limit: int = 512
+    #: Finished rooms younger than this are reloaded at start (for a rematch).
+    keep_finished_hours: float = 24.0
+    #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
+    cookie_secure: bool = False

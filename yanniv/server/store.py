@@ -1,0 +1,211 @@
+"""Persistence of rooms, seats and match logs: blocking functions run in the database threads.
+
+Every function takes plain values (snapshots made under the room lock) and does one
+transaction. The action log is appended before the server answers or broadcasts anything.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from yanniv.profiles.types import FinishedMatch
+from yanniv.server.models import RoomActionRow, RoomMatchRow, RoomRow, RoomSeatRow
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LoadedMatch:
+    id: int
+    seed: str
+    seats: int
+    manches: int
+    first_player: int | None
+    pseudos: list[str]
+    status: str
+    started_at: datetime
+    finished_at: datetime | None
+    deadline_ms: int | None
+    #: (step, seat, version, action, client_id) in step order.
+    actions: list[tuple[int, int, int, dict[str, Any], str | None]] = field(default_factory=list)
+
+
+@dataclass
+class LoadedRoom:
+    room: dict[str, Any]
+    seats: list[dict[str, Any]]
+    match: LoadedMatch | None
+
+
+def _room_values(room: dict[str, Any]) -> dict[str, Any]:
+    keys = ("public", "status", "host_seat", "settings", "version", "updated_at")
+    return {key: room[key] for key in keys}
+
+
+class RoomStore:
+    """The server's tables, through one session factory."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+
+    # ------------------------------------------------------------ pseudos (profiles)
+
+    def check_pseudo(self, pseudo: str, owner_secret: str | None) -> str | None:
+        from yanniv.profiles.record import check_pseudo
+
+        with self.sessions() as session:
+            return check_pseudo(session, pseudo, owner_secret)
+
+    # ------------------------------------------------------------ rooms and seats
+
+    def create_room(self, room: dict[str, Any], seat: dict[str, Any]) -> None:
+        """Insert a room and its host's seat; IntegrityError if the code is already used."""
+        with self.sessions.begin() as session:
+            session.add(RoomRow(code=room["code"], created_at=room["created_at"],
+                                **_room_values(room)))
+            session.flush()
+            session.add(RoomSeatRow(room_code=room["code"], **seat))
+
+    def update_room(
+        self, room: dict[str, Any], seats: list[dict[str, Any]] | None = None
+    ) -> None:
+        """Save the room's row; with `seats`, replace its seats too (they may be renumbered)."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
+            )
+            if seats is not None:
+                session.execute(delete(RoomSeatRow).where(RoomSeatRow.room_code == room["code"]))
+                session.flush()
+                session.add_all(RoomSeatRow(room_code=room["code"], **seat) for seat in seats)
+
+    def add_seat(self, room: dict[str, Any], seat: dict[str, Any]) -> None:
+        with self.sessions.begin() as session:
+            session.execute(
+                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
+            )
+            session.add(RoomSeatRow(room_code=room["code"], **seat))
+
+    # ------------------------------------------------------------ matches
+
+    def start_match(self, room: dict[str, Any], match: dict[str, Any]) -> int:
+        """Insert the match (seed, config, first deadline) and save the room; returns its id."""
+        with self.sessions.begin() as session:
+            row = RoomMatchRow(room_code=room["code"], status="playing", **match)
+            session.add(row)
+            session.execute(
+                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
+            )
+            session.flush()
+            return row.id
+
+    def append_action(
+        self,
+        room: dict[str, Any],
+        match_id: int,
+        action: dict[str, Any],
+        deadline_ms: int | None,
+        finished: FinishedMatch | None,
+    ) -> int | None:
+        """Log one action, the room's new version and deadline; on the last action, mark the
+        match finished and record it for profiles in the same transaction (returns its id)."""
+        with self.sessions.begin() as session:
+            session.add(RoomActionRow(match_id=match_id, **action))
+            values: dict[str, Any] = {"deadline_ms": deadline_ms}
+            record_id = None
+            if finished is not None:
+                values.update(status="finished", finished_at=finished.finished_at)
+                record_id = self._record(session, finished)
+                values["record_id"] = record_id
+            session.execute(
+                update(RoomMatchRow).where(RoomMatchRow.id == match_id).values(**values)
+            )
+            session.execute(
+                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
+            )
+            return record_id
+
+    @staticmethod
+    def _record(session: Session, finished: FinishedMatch) -> int | None:
+        """Profiles' record, inside a savepoint: a bug there must not stop the match ending."""
+        from yanniv.profiles.record import record_finished_match
+
+        try:
+            with session.begin_nested():
+                return record_finished_match(session, finished)
+        except Exception:
+            log.exception("recording finished match of room %s failed", finished.room_code)
+            return None
+
+    # ------------------------------------------------------------ restart
+
+    def load(self, finished_since: datetime) -> list[LoadedRoom]:
+        """Rooms waiting or in play, and rooms finished since `finished_since`, with their seats
+        and latest match (seed, config and full action log)."""
+        with self.sessions() as session:
+            rooms = session.scalars(
+                select(RoomRow).where(
+                    RoomRow.status.in_(("waiting", "playing"))
+                    | ((RoomRow.status == "finished") & (RoomRow.updated_at >= finished_since))
+                )
+            ).all()
+            loaded = []
+            for row in rooms:
+                seats = session.scalars(
+                    select(RoomSeatRow)
+                    .where(RoomSeatRow.room_code == row.code)
+                    .order_by(RoomSeatRow.seat)
+                ).all()
+                match = None
+                if row.status != "waiting":
+                    match = self._load_match(session, row.code)
+                loaded.append(
+                    LoadedRoom(
+                        room={
+                            "code": row.code, "public": row.public, "status": row.status,
+                            "host_seat": row.host_seat, "settings": row.settings,
+                            "version": row.version, "created_at": row.created_at,
+                            "updated_at": row.updated_at,
+                        },
+                        seats=[
+                            {
+                                "seat": s.seat, "pseudo": s.pseudo, "token_hash": s.token_hash,
+                                "owner_secret": s.owner_secret, "joined_at": s.joined_at,
+                            }
+                            for s in seats
+                        ],
+                        match=match,
+                    )
+                )
+            return loaded
+
+    @staticmethod
+    def _load_match(session: Session, code: str) -> LoadedMatch | None:
+        row = session.scalars(
+            select(RoomMatchRow)
+            .where(RoomMatchRow.room_code == code)
+            .order_by(RoomMatchRow.id.desc())
+            .limit(1)
+        ).first()
+        if row is None:
+            return None
+        actions = session.execute(
+            select(
+                RoomActionRow.step, RoomActionRow.seat, RoomActionRow.version,
+                RoomActionRow.action, RoomActionRow.client_id,
+            )
+            .where(RoomActionRow.match_id == row.id)
+            .order_by(RoomActionRow.step)
+        ).all()
+        return LoadedMatch(
+            id=row.id, seed=row.seed, seats=row.seats, manches=row.manches,
+            first_player=row.first_player, pseudos=list(row.pseudos), status=row.status,
+            started_at=row.started_at, finished_at=row.finished_at, deadline_ms=row.deadline_ms,
+            actions=[tuple(a) for a in actions],
+        )

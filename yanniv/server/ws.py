@@ -1,0 +1,151 @@
+"""The socket endpoint `/ws/{code}?token=...`: one seat's (or a spectator's) live connection.
+
+A reader loop validates each message (size, rate, JSON, pydantic model) and hands actions
+to the room; a writer task drains the connection's queue. Errors go to this socket only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import orjson
+from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+
+from yanniv.server.codes import normalize_code
+from yanniv.server.connections import (
+    CLOSE_BAD_TOKEN,
+    CLOSE_FLOOD,
+    CLOSE_NOT_FOUND,
+    CLOSE_RATE_LIMITED,
+    Connection,
+)
+from yanniv.server.deps import client_ip
+from yanniv.server.errors import GameError, game_error
+from yanniv.server.protocol import (
+    CLIENT_MESSAGE,
+    CLIENT_TYPES,
+    ActionIn,
+    ErrorOut,
+    PongOut,
+    encode,
+)
+from yanniv.server.ratelimit import FailureLimiter, TokenBucket
+from yanniv.server.room import Room
+from yanniv.server.rooms import Rooms
+from yanniv.server.settings import Settings
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+PONG = encode(PongOut.model_construct())
+
+
+def error_text(error: GameError, message_id: str | None = None) -> str:
+    return encode(ErrorOut.model_construct(id=message_id, **error.body()))
+
+
+async def _refuse(ws: WebSocket, error: GameError, code: int) -> None:
+    """Accept only to say why, then close: browsers cannot read an HTTP refusal of a socket."""
+    await ws.accept()
+    await ws.send_text(error_text(error))
+    await ws.close(code)
+
+
+@router.websocket("/ws/{code}")
+async def room_socket(ws: WebSocket, code: str, token: str | None = None) -> None:
+    rooms: Rooms = ws.app.state.rooms
+    settings: Settings = ws.app.state.settings
+    limiter: FailureLimiter = ws.app.state.code_limiter
+    ip = client_ip(ws)
+    if limiter.blocked(ip):
+        await _refuse(ws, game_error("rate_limited"), CLOSE_RATE_LIMITED)
+        return
+    room = rooms.get(normalize_code(code))
+    if room is None:
+        limiter.fail(ip)
+        await _refuse(ws, game_error("room_not_found"), CLOSE_NOT_FOUND)
+        return
+    seat = None
+    if token:
+        seat = room.seat_for_token(token)
+        if seat is None:
+            await _refuse(ws, game_error("bad_token"), CLOSE_BAD_TOKEN)
+            return
+    await ws.accept()
+    conn = Connection(ws, seat, settings.send_queue_limit)
+    writer = asyncio.create_task(conn.write_loop())
+    room.connections.add(conn)
+    if seat is not None:
+        seat.connections += 1
+    conn.send(room.state_text(conn.seat_index, ()))
+    if seat is not None and seat.connections == 1:
+        room.broadcast_presence()
+    reader = asyncio.create_task(_read_loop(conn, room, rooms, settings))
+    try:
+        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        reader.cancel()
+        room.connections.discard(conn)
+        if seat is not None:
+            seat.connections -= 1
+            if seat.connections == 0 and seat in room.seats:
+                room.broadcast_presence()
+        if not writer.done():
+            conn.close(1000)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 1.0)
+            writer.cancel()
+
+
+async def _read_loop(conn: Connection, room: Room, rooms: Rooms, settings: Settings) -> None:
+    bucket = TokenBucket(settings.flood_rate, settings.flood_burst)
+    limit = settings.max_message_bytes
+    while not conn.closing:
+        message = await conn.ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        if not bucket.take():
+            conn.send(error_text(game_error("flood")))
+            conn.close(CLOSE_FLOOD)
+            return
+        size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
+        if size > limit:
+            conn.send(error_text(game_error("message_too_large", limit)))
+            continue
+        await _handle(conn, room, rooms, raw)
+
+
+async def _handle(conn: Connection, room: Room, rooms: Rooms, raw: str | bytes) -> None:
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        conn.send(error_text(game_error("bad_json")))
+        return
+    kind = data.get("type") if isinstance(data, dict) else None
+    message_id = data.get("id") if isinstance(data, dict) else None
+    message_id = message_id if isinstance(message_id, str) and len(message_id) <= 64 else None
+    if kind not in CLIENT_TYPES:
+        conn.send(error_text(game_error("unknown_type", repr(kind)[:40]), message_id))
+        return
+    try:
+        parsed = CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(p) for p in problem["loc"][1:]) or "message"
+        conn.send(error_text(game_error("bad_message", f"{where}: {problem['msg']}"), message_id))
+        return
+    if not isinstance(parsed, ActionIn):
+        conn.send(PONG)
+        return
+    if conn.seat is None:
+        conn.send(error_text(game_error("spectator"), parsed.id))
+        return
+    try:
+        await rooms.act(room, conn.seat, parsed.id, parsed.version, parsed.action, conn)
+    except GameError as error:
+        conn.send(error_text(error, parsed.id))
