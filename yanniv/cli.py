@@ -26,6 +26,15 @@ def _build_parser() -> argparse.ArgumentParser:
         default="greedy",
         help="comma-separated policy names, one per seat or one for all (random, greedy)",
     )
+
+    tour = sub.add_parser("tournament", help="bots play matches, seats rotating; win rates")
+    tour.add_argument("--seats", type=int, default=4)
+    tour.add_argument("--matches", type=int, default=100)
+    tour.add_argument("--policies", default="difficile,moyen,moyen,moyen")
+    tour.add_argument("--seed", type=int, default=1)
+    tour.add_argument("--manches", type=int, default=6)
+    tour.add_argument("--workers", type=int, default=2)
+    tour.add_argument("--json", action="store_true", help="print the figures as JSON")
     return parser
 
 
@@ -52,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         json.dump(summary, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
+    if args.command == "tournament":
+        from yanniv.bots.tournament import cli_tournament
+
+        return cli_tournament(args)
     return 2
 
 
