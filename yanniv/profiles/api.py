@@ -1,0 +1,196 @@
+"""HTTP side of profiles: the JSON API (in OpenAPI) and the pages that show the same data.
+
+The database session comes from the server's `yanniv.db.session.DbSession` dependency
+(`request.app.state.db`), committed when the route returns without error.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
+from fastapi.responses import HTMLResponse
+
+from yanniv.db.session import DbSession
+from yanniv.profiles.identity import OWNER_COOKIE
+from yanniv.profiles.models import MIN_RATED_MATCHES
+from yanniv.profiles.password import (
+    LoginThrottle,
+    NotOwnerError,
+    ProfileNotFoundError,
+    login,
+    set_password,
+)
+from yanniv.profiles.ratings import PER_PAGE, leaderboard, profile_url
+from yanniv.profiles.schemas import (
+    LeaderboardPage,
+    LoginIn,
+    MatchOut,
+    OkOut,
+    PasswordIn,
+    ProfileOut,
+    SortKey,
+)
+from yanniv.profiles.stats import match_detail, profile_stats
+from yanniv.profiles.texts import texts, tr
+
+router = APIRouter()
+throttle = LoginThrottle()
+#: Owner cookies live ten years: losing one means losing the profile unless it has a password.
+OWNER_MAX_AGE = 10 * 365 * 24 * 3600
+
+Page = Annotated[int, Query(ge=1, le=1_000_000, description="1-based page number")]
+MatchId = Annotated[int, Path(ge=1, le=2**62, description="finished match record id")]
+
+
+def _lang(request: Request) -> str:
+    from yanniv.webapp.i18n import lang_of
+
+    return lang_of(request)
+
+
+def _secret(request: Request) -> str | None:
+    return request.cookies.get(OWNER_COOKIE) or None
+
+
+def _error(request: Request, status: int, key: str) -> HTTPException:
+    return HTTPException(status_code=status, detail=tr(_lang(request), key))
+
+
+# --- JSON API ---
+
+
+@router.get("/api/leaderboard", response_model=LeaderboardPage, tags=["profiles"])
+def api_leaderboard(db: DbSession, sort: SortKey = "rating", page: Page = 1) -> LeaderboardPage:
+    """A page of the leaderboard: by rating (profiles with enough matches), wins or matches."""
+    return leaderboard(db, sort, page, PER_PAGE)
+
+
+@router.get(
+    "/api/profiles/{pseudo}",
+    response_model=ProfileOut,
+    tags=["profiles"],
+    responses={404: {"description": "no profile with this pseudo"}},
+)
+def api_profile(pseudo: str, request: Request, db: DbSession) -> ProfileOut:
+    """A profile's rating, statistics and last matches (pseudo is case-insensitive)."""
+    out = profile_stats(db, pseudo, _secret(request))
+    if out is None:
+        raise _error(request, 404, "api.profile_not_found")
+    return out
+
+
+@router.get(
+    "/api/matches/{match_id}",
+    response_model=MatchOut,
+    tags=["profiles"],
+    responses={404: {"description": "no such match"}},
+)
+def api_match(match_id: MatchId, request: Request, db: DbSession) -> MatchOut:
+    """A finished match: players, ranking and manche-by-manche scores."""
+    out = match_detail(db, match_id)
+    if out is None:
+        raise _error(request, 404, "api.match_not_found")
+    return out
+
+
+@router.post(
+    "/api/profiles/login",
+    response_model=OkOut,
+    tags=["profiles"],
+    responses={401: {"description": "wrong pseudo or password"}, 429: {"description": "throttled"}},
+)
+def api_login(body: LoginIn, request: Request, response: Response, db: DbSession) -> OkOut:
+    """Log this device in to a password-protected profile; sets the `yanniv_owner` cookie."""
+    if throttle.blocked(body.pseudo):
+        raise _error(request, 429, "api.login_throttled")
+    secret = login(db, body.pseudo, body.password, _secret(request))
+    if secret is None:
+        throttle.failed(body.pseudo)
+        raise _error(request, 401, "api.login_failed")
+    throttle.succeeded(body.pseudo)
+    response.set_cookie(
+        OWNER_COOKIE,
+        secret,
+        max_age=OWNER_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    out = profile_stats(db, body.pseudo, secret, limit=0)
+    pseudo = out.pseudo if out else body.pseudo
+    return OkOut(
+        message=tr(_lang(request), "api.login_ok", pseudo=pseudo), profile_url=profile_url(pseudo)
+    )
+
+
+@router.post(
+    "/api/profiles/{pseudo}/password",
+    response_model=OkOut,
+    tags=["profiles"],
+    responses={403: {"description": "this browser does not own the profile"}, 404: {}},
+)
+def api_set_password(pseudo: str, body: PasswordIn, request: Request, db: DbSession) -> OkOut:
+    """Set or change the password of a profile owned by this browser (argon2id hash)."""
+    try:
+        set_password(db, pseudo, _secret(request), body.password)
+    except ProfileNotFoundError:
+        raise _error(request, 404, "api.profile_not_found") from None
+    except NotOwnerError:
+        raise _error(request, 403, "api.not_owner") from None
+    return OkOut(message=tr(_lang(request), "api.password_set"), profile_url=profile_url(pseudo))
+
+
+# --- pages ---
+
+
+def fmt_date(value: datetime | None) -> str:
+    """dd/mm/yyyy HH:MM UTC (SQLite hands back naive datetimes, stored as UTC)."""
+    if value is None:
+        return ""
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC)
+    return value.strftime("%d/%m/%Y %H:%M UTC")
+
+
+def _page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
+    from yanniv.webapp.pages import render
+
+    lang = _lang(request)
+    ctx = {"tx": texts(lang), "tr": lambda key, **kw: tr(lang, key, **kw), "fmt_date": fmt_date}
+    return render(request, name, {**ctx, **context}, status_code=status)
+
+
+@router.get("/classement", response_class=HTMLResponse, include_in_schema=False)
+def page_leaderboard(
+    request: Request, db: DbSession, sort: SortKey = "rating", page: Page = 1
+) -> HTMLResponse:
+    board = leaderboard(db, sort, page, PER_PAGE)
+    return _page(
+        request,
+        "leaderboard.html",
+        {"page": "leaderboard", "board": board, "min_matches": MIN_RATED_MATCHES},
+    )
+
+
+@router.get("/profil/{pseudo}", response_class=HTMLResponse, include_in_schema=False)
+def page_profile(pseudo: str, request: Request, db: DbSession) -> HTMLResponse:
+    out = profile_stats(db, pseudo, _secret(request))
+    return _page(
+        request,
+        "profile.html",
+        {"page": "profile", "profile": out, "pseudo": pseudo},
+        status=200 if out else 404,
+    )
+
+
+@router.get("/match/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+def page_match(match_id: MatchId, request: Request, db: DbSession) -> HTMLResponse:
+    out = match_detail(db, match_id)
+    return _page(
+        request,
+        "match.html",
+        {"page": "match", "match": out, "match_id": match_id},
+        status=200 if out else 404,
+    )
