@@ -1,0 +1,33 @@
+"""Computer players (`facile`, `moyen`, `difficile`) that decide from a seat's view only.
+
+Server integration, all a room needs:
+
+    bot = make_bot("moyen", seat, seed)       # once, when the bot takes the seat
+    bot.observe(redacted_events)              # after every apply (events as redacted for seat)
+    action = choose_action("moyen", view(state, seat), bot)   # when state.to_act == seat
+
+`choose_action` never sees the state; `memory` is the seat's `Bot` (its card tracking).
+"""
+
+from __future__ import annotations
+
+from yanniv.bots.base import Bot
+from yanniv.bots.registry import LEVELS, make_bot
+from yanniv.engine.actions import Action
+from yanniv.engine.view import MatchView
+
+__all__ = ["LEVELS", "Bot", "choose_action", "make_bot"]
+
+
+def choose_action(level: str, view: MatchView, memory: Bot | None = None) -> Action:
+    """One legal action for `view.viewer`, chosen by a bot of `level`.
+
+    `memory` is the `Bot` made by `make_bot(level, seat)` and fed with `observe`; without it
+    a fresh bot decides from the view alone (slightly weaker: no negative card tracking).
+    """
+    assert view.viewer is not None and view.legal_actions, "the seat must have a decision"
+    bot = memory if memory is not None else make_bot(level, view.viewer, view.step)
+    action = bot.decide(view)
+    if action not in view.legal_actions:  # defensive: a bot bug must not stall a room
+        return view.legal_actions[0]
+    return action

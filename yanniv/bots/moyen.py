@@ -1,0 +1,307 @@
+"""`moyen`: tracks the cards it knows, keeps pairs and runs, uses powers on purpose, and calls
+YANNIV only when a quick estimate says it will hold.
+
+Every choice compares the hand's *weight* (points minus part of next turn's best dump) the
+action leads to, plus a few targeted bonuses: 7 and 6 against a player close to calling, King
+and 4 against the caller during the last lap.
+"""
+
+from __future__ import annotations
+
+import random
+
+from yanniv.bots.base import Bot
+from yanniv.bots.hands import best_dump, value, weight, with_card, without
+from yanniv.bots.situation import Situation, expected_min, situation
+from yanniv.bots.tracker import Tracker
+from yanniv.engine.actions import (
+    Action,
+    AskFour,
+    CallYanniv,
+    ChooseColour,
+    ChoosePower,
+    DrawPile,
+    GiveCard,
+    KingSwap,
+    Play,
+    PlayAtOnce,
+    QueenKeep,
+    Skip,
+    TakeDiscard,
+    UseQueen,
+)
+from yanniv.engine.cards import JACK, KING, QUEEN, Card
+from yanniv.engine.view import MatchView
+
+#: Call YANNIV when the estimated chance of being beaten is at most this.
+CALL_RISK = 0.3
+CALL_SAMPLES = 48
+
+
+class Moyen(Bot):
+    level = "moyen"
+    call_risk = CALL_RISK
+
+    def decide(self, v: MatchView) -> Action:
+        legal = v.legal_actions
+        assert v.pending is not None and legal
+        if len(legal) == 1:
+            return legal[0]
+        sit = situation(v)
+        return decide_moyen(v, sit, self.tracker, self.rng, self.call_risk)
+
+
+def decide_moyen(
+    v: MatchView, sit: Situation, tracker: Tracker, rng: random.Random, call_risk: float
+) -> Action:
+    """The moyen choice for any pending kind (also difficile's fallback)."""
+    legal = v.legal_actions
+    assert v.pending is not None
+    kind = v.pending.kind
+    hand = sit.hand
+    if kind == "turn":
+        if CallYanniv() in legal and beaten_chance(v, sit, tracker, rng) <= call_risk:
+            return CallYanniv()
+        plays = [a for a in legal if isinstance(a, Play)]
+        if plays:
+            return max(plays, key=lambda a: play_score(v, sit, tracker, a.cards))
+        return best_draw(v, sit, legal)
+    if kind == "draw":
+        return best_draw(v, sit, legal)
+    if kind == "choose_power":
+        after = hand
+        ranks = [a.rank for a in legal if isinstance(a, ChoosePower)]
+        best = max(ranks, key=lambda r: power_value(v, sit, tracker, r, v.turn_play, after))
+        return ChoosePower(best)
+    if kind == "choose_colour":
+        return choose_colour(v, sit)
+    if kind in ("play_drawn", "four_play_received"):
+        return next(a for a in legal if isinstance(a, PlayAtOnce))
+    if kind == "queen_keep":
+        return queen_keep(hand, legal)
+    if kind == "four_ask":
+        return four_ask(v, sit, tracker, legal)
+    if kind in ("four_give", "four_exchange"):
+        gives = [a for a in legal if isinstance(a, GiveCard)]
+        return min(gives, key=lambda a: (weight(without(hand, (a.card,))), -a.card.value))
+    if kind == "king":
+        return king(v, sit, legal)
+    return legal[0]
+
+
+# ---------------------------------------------------------------- YANNIV
+
+
+def beaten_chance(
+    v: MatchView, sit: Situation, tracker: Tracker, rng: random.Random,
+    samples: int = CALL_SAMPLES,
+) -> float:
+    """Chance that some opponent ends the last lap at or under our hand (quick sampling:
+    each one dumps its heaviest combination and draws a random unseen card)."""
+    mine = value(sit.hand)
+    if mine == 0:
+        return 0.0
+    my_count = len(sit.hand)
+    pool = sit.pool
+    beaten = 0
+    for _ in range(samples):
+        rng.shuffle(pool)
+        pos = 0
+        for opp in sit.opponents.values():
+            hidden = pool[pos : pos + opp.unknown]
+            pos += opp.unknown
+            held = tuple(sorted((*opp.known, *hidden)))
+            after = value(held) - best_dump(held)
+            count = max(1, len(held) - 1)
+            draw = pool[pos % len(pool)].value if pool else 6
+            pos += 1
+            end = after + draw
+            if end < mine or (end == mine and count < my_count):
+                beaten += 1
+                break
+    return beaten / samples
+
+
+# ---------------------------------------------------------------- plays and draws
+
+
+def _prev_takeable(v: MatchView) -> tuple[Card, ...]:
+    if v.previous_packet is None:
+        return ()
+    return tuple(c for c in v.discard[v.previous_packet].cards if not c.is_power)
+
+
+def _jack_cards(v: MatchView) -> tuple[Card, ...]:
+    """Cards of the last two non-empty packets (reach of one Jack played now)."""
+    found: list[Card] = []
+    packets = 0
+    for packet in reversed(v.discard):
+        if packets == 2:
+            break
+        if packet.cards:
+            found.extend(packet.cards)
+            packets += 1
+    return tuple(found)
+
+
+def draw_weight(
+    v: MatchView, sit: Situation, after: tuple[Card, ...], takeable: tuple[Card, ...]
+) -> float:
+    """Expected weight after drawing the best way (pile at its mean, or a known card)."""
+    if v.pile_known:
+        pile = weight(with_card(after, v.pile_known[0]))
+    else:
+        pile = weight(after) + sit.mean - 0.5
+    best = pile
+    for card in takeable:
+        best = min(best, weight(with_card(after, card)))
+    return best
+
+
+def play_score(
+    v: MatchView, sit: Situation, tracker: Tracker, cards: tuple[Card, ...]
+) -> float:
+    """Higher is better: minus the expected weight after the turn, plus power bonuses."""
+    after = without(sit.hand, cards)
+    powers = sorted({c.rank for c in cards if c.is_power}) or [None]
+    best = max(power_value(v, sit, tracker, rank, cards, after) for rank in powers)
+    # Low non-power cards left on top help the next player.
+    gifts = [c.value for c in cards if not c.is_power]
+    if gifts and min(gifts) <= 3:
+        best -= 0.3 * (4 - min(gifts))
+    return best
+
+
+def power_value(
+    v: MatchView, sit: Situation, tracker: Tracker, rank: int | None,
+    cards: tuple[Card, ...], after: tuple[Card, ...],
+) -> float:
+    """Score of ending the turn having played `cards` with power `rank`, holding `after`."""
+    count = sum(1 for c in cards if c.rank == rank) if rank else 0
+    takeable = _prev_takeable(v)
+    if rank == 8:
+        expected = weight(after)
+    elif rank == JACK:
+        expected = draw_weight(v, sit, after, takeable + _jack_cards(v))
+    elif rank == QUEEN:
+        normal = draw_weight(v, sit, after, takeable)
+        pool_weights = [weight(with_card(after, c)) for c in sit.pool[:40]]
+        expected = min(normal, expected_min(pool_weights, count + 1))
+    else:
+        expected = draw_weight(v, sit, after, takeable)
+    score = -expected
+    nxt = sit.opponents.get(sit.next_seat)
+    if rank == 7 and nxt is not None:
+        score += 0.8 + (3.0 if nxt.estimate <= 12 or nxt.count <= 2 else 0.0)
+    elif rank == 6 and nxt is not None:
+        score += 0.4 + (1.5 if nxt.estimate <= 12 or nxt.count <= 2 else 0.0)
+    elif rank == KING and after:
+        score += count * max(0.0, _king_gain(sit, after)[0])
+    elif rank == 4 and after:
+        score += count * 0.6 * max(0.0, max(c.value for c in after) - 3)
+    if sit.caller is not None and sit.caller != v.viewer and rank in (KING, 4):
+        score += 4.0
+    return score
+
+
+def best_draw(v: MatchView, sit: Situation, legal: tuple[Action, ...]) -> Action:
+    hand = sit.hand
+    pool = sit.pool
+    if v.pile_known:
+        pile = weight(with_card(hand, v.pile_known[0]))
+    elif pool:
+        pile = sum(weight(with_card(hand, c)) for c in pool) / len(pool)
+    else:
+        pile = weight(hand) + 6.5
+    best: Action = DrawPile() if DrawPile() in legal else legal[0]
+    best_w = pile
+    for action in legal:
+        if isinstance(action, TakeDiscard):
+            w = weight(with_card(hand, action.card))
+            if w < best_w - 1e-9:
+                best, best_w = action, w
+        elif isinstance(action, UseQueen):
+            weights = [weight(with_card(hand, c)) for c in pool] or [pile]
+            w = expected_min(weights, 1 + sum(1 for c in v.turn_play if c.rank == QUEEN))
+            if w < best_w - 1e-9:
+                best, best_w = action, w
+    return best
+
+
+def queen_keep(hand: tuple[Card, ...], legal: tuple[Action, ...]) -> Action:
+    """Keep the card that suits the hand best; put the heaviest back on top."""
+    keeps = [a for a in legal if isinstance(a, QueenKeep)]
+    keep = min({a.keep for a in keeps}, key=lambda c: (weight(with_card(hand, c)), c))
+    mine = [a for a in keeps if a.keep == keep]
+    return max(mine, key=lambda a: [c.value for c in a.order])
+
+
+def choose_colour(v: MatchView, sit: Situation) -> Action:
+    """The colour the next player is least likely to hold."""
+    nxt = sit.opponents.get(sit.next_seat)
+    known = nxt.known if nxt else ()
+
+    def held(colour: str) -> tuple[int, int]:
+        return (
+            sum(1 for c in known if c.colour == colour),
+            sum(1 for c in sit.pool if c.colour == colour),
+        )
+
+    return ChooseColour("red" if held("red") <= held("black") else "black")
+
+
+# ---------------------------------------------------------------- 4 and King
+
+
+def four_ask(
+    v: MatchView, sit: Situation, tracker: Tracker, legal: tuple[Action, ...]
+) -> Action:
+    hand = sit.hand
+    heaviest = max((c.value for c in hand), default=0)
+    best: Action = Skip()
+    best_score = 0.0
+    asks = [a for a in legal if isinstance(a, AskFour)]
+    for action in asks:
+        chance = sit.p_has_rank(action.target, action.rank, tracker)
+        if chance <= 0:
+            continue
+        rank_value = min(action.rank, 10)
+        sample = next((c for c in sit.pool if c.rank == action.rank), None)
+        sample = sample or next(
+            (c for c in sit.opponents[action.target].known if c.rank == action.rank), None
+        )
+        gain = max(0, heaviest - rank_value)
+        if sample is not None:
+            received = with_card(hand, sample)
+            give = min(received, key=lambda c: weight(without(received, (c,))))
+            gain = max(gain, weight(hand) - weight(without(received, (give,))))
+        if action.target == sit.caller:
+            gain += heaviest * 0.8
+        score = chance * gain
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def _king_gain(sit: Situation, hand: tuple[Card, ...]) -> tuple[float, Card | None, int | None]:
+    """Best (expected gain, card to give, target) of one King swap from `hand`."""
+    if not hand or not sit.opponents:
+        return 0.0, None, None
+    give = min(hand, key=lambda c: (weight(without(hand, (c,))), -c.value))
+    best = (-99.0, give, None)
+    for opp in sit.opponents.values():
+        taken = (opp.estimate + give.value) / (opp.count + 1)
+        gain = give.value - taken
+        if opp.seat == sit.caller:
+            gain += 6.0
+        if gain > best[0]:
+            best = (gain, give, opp.seat)
+    return best
+
+
+def king(v: MatchView, sit: Situation, legal: tuple[Action, ...]) -> Action:
+    gain, give, target = _king_gain(sit, sit.hand)
+    if give is None or target is None or gain <= 0.5:
+        return Skip()
+    action = KingSwap(give, target)
+    return action if action in legal else Skip()

@@ -1,0 +1,170 @@
+"""`yanniv tournament`: bots play full matches, seats rotating, and we measure them.
+
+Match `i` seats policy `j` at seat `(j + i) % seats`, so every policy starts from every seat
+equally often. Each bot only gets its seat's view and its seat's redacted events. Matches run
+on a `multiprocessing` pool (one worker per core by default).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from yanniv.bots.registry import LEVELS, make_bot
+from yanniv.engine import MatchConfig, apply, redact, start_match, view
+
+
+@dataclass(slots=True)
+class MatchStats:
+    """One match, by policy name: the winner, manche deltas, decision times (seconds)."""
+
+    winner: str
+    deltas: dict[str, list[int]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+
+def play_match(names: tuple[str, ...], index: int, seed: int, manches: int) -> MatchStats:
+    """Play match `index` (seats rotated by `index`) to the end."""
+    n = len(names)
+    seat_name = [names[(seat - index) % n] for seat in range(n)]
+    match_seed = f"{seed}/{index}"
+    bots = [make_bot(seat_name[seat], seat, f"{match_seed}/{seat}") for seat in range(n)]
+    state, events = start_match(MatchConfig(seats=n, manches=manches), match_seed)
+    times: dict[str, list[float]] = defaultdict(list)
+    while True:
+        for seat, bot in enumerate(bots):
+            bot.observe([redact(event, seat) for event in events])
+        if state.finished:
+            break
+        seat = state.to_act
+        assert seat is not None
+        seen = view(state, seat)
+        started = time.perf_counter()
+        action = bots[seat].decide(seen)
+        times[seat_name[seat]].append(time.perf_counter() - started)
+        state, events = apply(state, action)
+    deltas: dict[str, list[int]] = defaultdict(list)
+    for result in state.manche_history:
+        for seat in result.participants:
+            deltas[seat_name[seat]].append(result.deltas[seat])
+    return MatchStats(winner=seat_name[state.ranking[0]], deltas=dict(deltas), times=dict(times))
+
+
+def _play(job: tuple[tuple[str, ...], int, int, int]) -> MatchStats:
+    return play_match(*job)
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (sound near 0 and 1, unlike p ± 2σ)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+
+def run_tournament(
+    names: list[str], matches: int, seed: int, manches: int = 6, workers: int = 2
+) -> dict[str, Any]:
+    """Play the matches and summarise per policy name (a name on k seats wins k/seats by
+    chance; its win rate counts matches won by any of its seats)."""
+    unknown = [name for name in names if name not in LEVELS]
+    if unknown:
+        raise SystemExit(f"unknown policies {unknown}; choose from {sorted(LEVELS)}")
+    if not 2 <= len(names) <= 4:
+        raise SystemExit("a match has 2 to 4 seats")
+    jobs = [(tuple(names), index, seed, manches) for index in range(matches)]
+    started = time.perf_counter()
+    if workers > 1 and matches > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(workers) as pool:
+            results = list(pool.imap_unordered(_play, jobs, chunksize=4))
+    else:
+        results = [_play(job) for job in jobs]
+    elapsed = time.perf_counter() - started
+    wins: dict[str, int] = defaultdict(int)
+    deltas: dict[str, list[int]] = defaultdict(list)
+    times: dict[str, list[float]] = defaultdict(list)
+    for result in results:
+        wins[result.winner] += 1
+        for name, values in result.deltas.items():
+            deltas[name].extend(values)
+        for name, values in result.times.items():
+            times[name].extend(values)
+    summary: dict[str, Any] = {}
+    for name in dict.fromkeys(names):
+        low, high = wilson(wins[name], matches)
+        summary[name] = {
+            "seats": names.count(name),
+            "chance": names.count(name) / len(names),
+            "wins": wins[name],
+            "win_rate": wins[name] / matches if matches else 0.0,
+            "ci95": (low, high),
+            "mean_points_per_manche": (
+                sum(deltas[name]) / len(deltas[name]) if deltas[name] else 0.0
+            ),
+            "decisions": len(times[name]),
+            "mean_ms": 1000 * sum(times[name]) / len(times[name]) if times[name] else 0.0,
+            "p99_ms": 1000 * _percentile(times[name], 0.99),
+            "max_ms": 1000 * max(times[name], default=0.0),
+        }
+    return {
+        "seats": len(names),
+        "matches": matches,
+        "seed": seed,
+        "manches": manches,
+        "policies": names,
+        "seconds": round(elapsed, 1),
+        "by_policy": summary,
+    }
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [
+        f"{report['matches']} matches, {report['seats']} seats, {report['manches']} manches, "
+        f"seed {report['seed']}, policies {','.join(report['policies'])} "
+        f"({report['seconds']} s)",
+        f"{'policy':<10} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>17} "
+        f"{'chance':>7} {'pts/manche':>10} {'mean ms':>8} {'p99 ms':>8} {'max ms':>8}",
+    ]
+    for name, row in report["by_policy"].items():
+        low, high = row["ci95"]
+        lines.append(
+            f"{name:<10} {row['seats']:>5} {row['wins']:>6} {100 * row['win_rate']:>8.1f}% "
+            f"[{100 * low:5.1f}%, {100 * high:5.1f}%] {100 * row['chance']:>6.1f}% "
+            f"{row['mean_points_per_manche']:>10.2f} {row['mean_ms']:>8.2f} "
+            f"{row['p99_ms']:>8.2f} {row['max_ms']:>8.2f}"
+        )
+    return "\n".join(lines)
+
+
+def cli_tournament(args: Any) -> int:
+    """`yanniv tournament` entry point (arguments parsed in `yanniv.cli`)."""
+    import json
+    import sys
+
+    names = args.policies.split(",")
+    if len(names) == 1:
+        names = names * args.seats
+    if len(names) != args.seats:
+        raise SystemExit(f"--policies needs 1 or {args.seats} names")
+    report = run_tournament(names, args.matches, args.seed, args.manches, args.workers)
+    if args.json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(format_report(report) + "\n")
+    return 0
