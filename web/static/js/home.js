@@ -1,0 +1,75 @@
+// Home: pseudo (kept in localStorage), create a room, join by code, live list of public rooms.
+import { t, tn } from './i18n.js';
+import { h, replace } from './dom.js';
+import { api, getPseudo, setPseudo, setSeat } from './api.js';
+
+const pseudoInput = document.getElementById('pseudo');
+const errorBox = document.getElementById('home-error');
+pseudoInput.value = getPseudo();
+pseudoInput.addEventListener('change', () => setPseudo(pseudoInput.value.trim()));
+
+function requirePseudo() {
+  const pseudo = pseudoInput.value.trim();
+  if (!pseudo) {
+    errorBox.textContent = t('home.need_pseudo');
+    pseudoInput.focus();
+    return null;
+  }
+  setPseudo(pseudo);
+  return pseudo;
+}
+
+function fail(err) { errorBox.textContent = err.message || String(err); }
+
+async function join(code) {
+  const pseudo = requirePseudo();
+  if (!pseudo) return;
+  errorBox.textContent = '';
+  try {
+    const res = await api('POST', `/api/rooms/${encodeURIComponent(code)}/join`, { pseudo });
+    setSeat(code, res.seat, res.token);
+    location.href = `/r/${encodeURIComponent(code)}`;
+  } catch (err) { fail(err); }
+}
+
+document.getElementById('create-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const pseudo = requirePseudo();
+  if (!pseudo) return;
+  errorBox.textContent = '';
+  const isPublic = ev.target.querySelector('input[name=visibility]:checked').value === 'public';
+  try {
+    const res = await api('POST', '/api/rooms', { pseudo, public: isPublic });
+    setSeat(res.code, res.seat, res.token);
+    location.href = `/r/${encodeURIComponent(res.code)}`;
+  } catch (err) { fail(err); }
+});
+
+document.getElementById('join-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const raw = document.getElementById('join-code').value.trim();
+  // Accept a pasted link as well as a bare code.
+  const match = raw.match(/\/r\/([A-Za-z0-9_-]+)/);
+  const code = (match ? match[1] : raw).toUpperCase();
+  if (!code) { errorBox.textContent = t('home.need_code'); return; }
+  join(code);
+});
+
+const list = document.getElementById('public-rooms');
+const none = document.getElementById('no-rooms');
+
+async function refresh() {
+  let rooms;
+  try { rooms = await api('GET', '/api/rooms/public'); } catch { return; }
+  if (!Array.isArray(rooms)) return;
+  none.hidden = rooms.length > 0;
+  replace(list, rooms.map((room) => h('li', { dataset: { code: room.code } },
+    h('span', null,
+      h('strong', null, t('home.room_of', { host: room.host })), ' ',
+      h('span', { class: 'muted small' }, `${room.code} · ${tn('home.players', room.seats_taken)} · ${tn('home.free_seats', room.seats_free)}`)),
+    h('button', { type: 'button', class: 'secondary', 'data-focus': `join-${room.code}`, onclick: () => join(room.code),
+      'aria-label': t('home.sit_at', { host: room.host }) }, t('home.sit')),
+  )));
+}
+refresh();
+setInterval(() => { if (!document.hidden) refresh(); }, 3000);

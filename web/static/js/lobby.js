@@ -1,0 +1,86 @@
+// Room lobby: seats, code and link, the host's settings (read-only for others), start button.
+import { t } from './i18n.js';
+import { h, replace, toast } from './dom.js';
+
+const TIMER_CHOICES = [null, 15, 30, 45, 60, 90, 120];
+
+function field(label, control, id) {
+  return h('div', { class: 'field' }, h('label', { for: id }, label), control);
+}
+
+function check(id, label, checked, disabled, onchange) {
+  return h('div', { class: 'field' },
+    h('label', { class: 'choice', for: id },
+      h('input', { type: 'checkbox', id, checked, disabled, onchange, 'data-focus': id }), ' ', label));
+}
+
+function select(id, options, value, disabled, onchange) {
+  const node = h('select', { id, disabled, onchange, 'data-focus': id },
+    options.map(([v, label]) => h('option', { value: String(v) }, label)));
+  node.value = String(value);
+  return node;
+}
+
+export function renderLobby(ctx) {
+  const el = document.getElementById('lobby');
+  const { room } = ctx.state;
+  if (!room) { replace(el); return; }
+  const s = room.settings || {};
+  const isHost = ctx.me !== null && ctx.me !== undefined && room.host_seat === ctx.me;
+  const seats = Array.isArray(room.seats) ? room.seats : [];
+  const taken = seats.filter((x) => x.pseudo);
+  const link = `${location.origin}/r/${room.code}`;
+  const ro = !isHost;
+
+  const patch = (change) => ctx.patchSettings({ ...s, ...change });
+  const firstValue = s.first_player === null || s.first_player === undefined ? 'random' : s.first_player;
+  const seatRows = [];
+  for (let i = 0; i < 4; i++) {
+    const seat = seats.find((x) => x.seat === i && x.pseudo);
+    if (!seat) { seatRows.push(h('li', { class: 'free' }, t('lobby.free_seat', { n: i + 1 }))); continue; }
+    seatRows.push(h('li', { dataset: { seat: String(i) } },
+      h('strong', null, seat.pseudo),
+      seat.seat === ctx.me ? h('span', { class: 'badge' }, t('lobby.you')) : null,
+      seat.is_host ? h('span', { class: 'badge host' }, t('lobby.host')) : null,
+      seat.is_bot ? h('span', { class: 'badge' }, t('lobby.bot')) : null,
+      h('span', { class: `badge ${seat.connected === false ? 'off' : 'ok'}` }, seat.connected === false ? t('table.offline') : t('table.online')),
+      isHost && seat.seat !== ctx.me ? h('button', { type: 'button', class: 'danger', 'data-focus': `kick-${i}`,
+        'aria-label': t('lobby.remove', { name: seat.pseudo }), onclick: () => ctx.removeSeat(i) }, t('lobby.remove_short')) : null));
+  }
+
+  const form = h('form', { class: 'settings-form', id: 'settings-form', onsubmit: (e) => e.preventDefault() },
+    h('fieldset', { style: 'border:0;padding:0;margin:0' },
+      h('legend', null, h('h2', null, t('lobby.settings'))),
+      check('set-public', t('lobby.public'), !!s.public, ro, (e) => patch({ public: e.target.checked })),
+      field(t('lobby.manches'), select('set-manches', Array.from({ length: 20 }, (_, i) => [i + 1, String(i + 1)]), s.manches ?? 6, ro,
+        (e) => patch({ manches: Number(e.target.value) })), 'set-manches'),
+      field(t('lobby.first_player'), select('set-first', [['random', t('lobby.first_random')], ['host', t('lobby.first_host')],
+        ...taken.map((x) => [x.seat, x.pseudo])], firstValue, ro,
+      (e) => patch({ first_player: ['random', 'host'].includes(e.target.value) ? e.target.value : Number(e.target.value) })), 'set-first'),
+      check('set-known', t('lobby.show_known'), !!s.show_known_cards, ro, (e) => patch({ show_known_cards: e.target.checked })),
+      check('set-log', t('lobby.log_visible'), !!s.log_visible, ro, (e) => patch({ log_visible: e.target.checked })),
+      field(t('lobby.timer'), select('set-timer', TIMER_CHOICES.map((v) => [v === null ? 'none' : v, v === null ? t('lobby.no_timer') : t('lobby.seconds', { n: v })]),
+        s.timer_seconds ?? 'none', ro, (e) => patch({ timer_seconds: e.target.value === 'none' ? null : Number(e.target.value) })), 'set-timer')));
+
+  const copy = async () => {
+    try { await navigator.clipboard.writeText(link); toast(t('lobby.copied')); } catch { toast(link); }
+  };
+
+  replace(el,
+    h('div', { class: 'home-grid' },
+      h('div', { class: 'panel stack' },
+        h('h1', { id: 'lobby-title' }, t('room.title', { code: room.code })),
+        h('p', null, h('span', { class: 'muted' }, t('lobby.code')), ' ', h('span', { class: 'room-code', id: 'room-code' }, room.code)),
+        h('p', { class: 'row' },
+          h('input', { type: 'text', readonly: true, value: link, id: 'room-link', 'aria-label': t('lobby.link'), style: 'flex:1;min-width:12rem' }),
+          h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copy }, `🔗 ${t('lobby.copy')}`)),
+        h('p', { class: 'muted small' }, room.public ? t('lobby.is_public') : t('lobby.is_private')),
+        h('h2', null, t('lobby.players')),
+        h('ul', { class: 'seat-list', id: 'seats' }, seatRows),
+        isHost
+          ? h('p', { class: 'row' },
+            h('button', { type: 'button', class: 'big', id: 'start-btn', 'data-focus': 'start', disabled: taken.length < 2, onclick: ctx.start }, t('lobby.start')),
+            taken.length < 2 ? h('span', { class: 'muted small' }, t('lobby.need_two')) : null)
+          : h('p', { class: 'waiting', id: 'waiting-host' }, t('lobby.waiting'))),
+      h('div', { class: 'panel' }, form, ro ? h('p', { class: 'muted small' }, t('lobby.host_only')) : null)));
+}

@@ -1,0 +1,59 @@
+// Reconnecting WebSocket to /ws/{code}: sends actions with a client id and the room version.
+export class RoomSocket {
+  constructor(code, token, { onMessage, onStatus }) {
+    this.code = code;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.retry = 0;
+    this.closed = false;
+    this.counter = 0;
+    this.pingTimer = 0;
+  }
+
+  url() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}${query}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      this.retry = 0;
+      this.onStatus(true);
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 20000);
+    });
+    ws.addEventListener('message', (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      this.onMessage(msg);
+    });
+    ws.addEventListener('close', (ev) => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      this.onStatus(false, ev.code);
+      // 4xxx: the server refused this token or room; do not hammer it.
+      if (ev.code >= 4000 && ev.code < 4100) { this.onMessage({ type: 'closed', code: ev.code, reason: ev.reason }); return; }
+      const delay = Math.min(5000, 300 * 2 ** this.retry++);
+      setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  send(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.ws.send(JSON.stringify(obj)); return true; }
+    return false;
+  }
+
+  /** Send an action; returns its client id, or null when the socket is down. */
+  sendAction(action, version) {
+    const id = `${Date.now().toString(36)}-${(this.counter++).toString(36)}`;
+    return this.send({ type: 'action', id, version, action }) ? id : null;
+  }
+
+  close() { this.closed = true; clearInterval(this.pingTimer); if (this.ws) this.ws.close(); }
+}

@@ -1,0 +1,96 @@
+// The room page's state, changed only through `reduce`; components render from it.
+export const initialState = (code, seat) => ({
+  code,
+  me: seat,               // {seat, token} or null for a spectator
+  room: null,
+  view: null,
+  version: null,
+  deadline: null,
+  connected: false,
+  events: [],             // events of the last state message
+  log: [],                // journal lines [{step, event}]
+  selection: [],          // card codes selected in the hand
+  local: {},              // prompt sub-state (queen keep/order, four target/rank, king card/target)
+  sent: null,             // client id of the action awaiting its ack
+  dismissedResult: null,  // manche number of the result panel the player closed
+  closed: null,
+});
+
+const LOG_MAX = 300;
+
+function sameDecision(a, b) {
+  if (!a || !b) return false;
+  if (a.step !== b.step) return false;
+  return true;
+}
+
+export function reduce(state, action) {
+  switch (action.type) {
+    case 'conn':
+      return { ...state, connected: action.up };
+    case 'me':
+      return { ...state, me: action.me };
+    case 'room':
+      return { ...state, room: action.room };
+    case 'state': {
+      const msg = action.msg;
+      const view = msg.view ?? null;
+      const keep = sameDecision(state.view, view);
+      const hand = view && view.hand ? new Set(view.hand) : new Set();
+      const events = Array.isArray(msg.events) ? msg.events : [];
+      let log = state.log;
+      if (events.length) log = [...log, ...events].slice(-LOG_MAX);
+      return {
+        ...state,
+        room: msg.room ?? state.room,
+        view,
+        version: msg.version ?? state.version,
+        deadline: msg.deadline ?? null,
+        events,
+        log,
+        sent: null,
+        selection: keep ? state.selection.filter((c) => hand.has(c)) : [],
+        local: keep ? state.local : {},
+      };
+    }
+    case 'select': {
+      const has = state.selection.includes(action.code);
+      return { ...state, selection: has ? state.selection.filter((c) => c !== action.code) : [...state.selection, action.code] };
+    }
+    case 'clearSelection':
+      return { ...state, selection: [] };
+    case 'local':
+      return { ...state, local: { ...state.local, ...action.patch } };
+    case 'sent':
+      return { ...state, sent: action.id };
+    case 'ack':
+      return state.sent === action.id ? { ...state, sent: null } : state;
+    case 'error':
+      return { ...state, sent: null };
+    case 'dismissResult':
+      return { ...state, dismissedResult: action.manche };
+    case 'closed':
+      return { ...state, closed: action.code };
+    case 'restoreLog':
+      return { ...state, log: action.log };
+    default:
+      return state;
+  }
+}
+
+/** A minimal store: dispatch → reduce → one render per animation frame. */
+export function createStore(state, render) {
+  let current = state;
+  let scheduled = false;
+  const store = {
+    get: () => current,
+    dispatch(action) {
+      current = reduce(current, action);
+      if (!scheduled) {
+        scheduled = true;
+        requestAnimationFrame(() => { scheduled = false; render(current); });
+      }
+    },
+  };
+  return store;
+}

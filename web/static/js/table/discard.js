@@ -1,0 +1,66 @@
+// The draw pile (count, click to draw) and the discard packets (takeable cards highlighted).
+import { t, tn } from '../i18n.js';
+import { h, replace } from '../dom.js';
+import { cardFace, cardLabel } from '../cards.js';
+import { legalOf, seatName } from './common.js';
+
+let seenPackets = null;
+
+export function renderPile(ctx) {
+  const { view } = ctx.state;
+  const el = document.getElementById('pile');
+  const draw = view.pending && view.pending.kind === 'draw' ? legalOf(view, 'DrawPile')[0] : undefined;
+  const label = `${t('table.pile')} : ${tn('table.cards', view.pile_count)}${draw ? ` — ${t('table.click_to_draw')}` : ''}`;
+  const known = Array.isArray(view.pile_known) && view.pile_known.length
+    ? h('p', { class: 'small' }, t('table.pile_known', { cards: view.pile_known.map(cardLabel).join(' ') }))
+    : null;
+  replace(el,
+    h('span', { class: 'zone-title', id: 'pile-title' }, t('table.pile')),
+    h('button', {
+      type: 'button', class: 'card back', id: 'pile-btn', 'data-focus': 'pile', 'aria-label': label, title: label,
+      disabled: !draw || ctx.busy, onclick: () => draw && ctx.act(draw),
+    }, h('span', { class: 'count' }, String(view.pile_count))),
+    h('span', { class: 'small' }, tn('table.cards', view.pile_count)),
+    known);
+}
+
+export function renderDiscard(ctx) {
+  const { view } = ctx.state;
+  const el = document.getElementById('discard');
+  const takes = new Map(legalOf(view, 'TakeDiscard').map((a) => [a.card, a]));
+  // Takeable cards and the previous packet: per packet (older views) or at the top level.
+  const takeableAll = new Set(Array.isArray(view.takeable) ? view.takeable : []);
+  const packets = view.discard.map((p, index) => ({
+    ...p,
+    index,
+    takeable: Array.isArray(p.takeable) ? p.takeable : p.cards.filter((c) => takeableAll.has(c)),
+    previous: p.previous !== undefined ? !!p.previous : view.previous_packet === index,
+  }));
+  const last = packets.length - 1;
+  // The newest packets, plus any older one holding a card the acting seat may take (Jack).
+  const shown = packets.filter((p) => p.index >= last - 2 || p.previous || p.takeable.length);
+  const prevSeen = seenPackets;
+  seenPackets = new Set(packets.map((p) => `${p.index}:${p.cards.join(',')}`));
+  replace(el,
+    h('span', { class: 'zone-title' }, t('table.discard')),
+    h('div', { class: 'packets' }, shown.map((p) => {
+      const key = `${p.index}:${p.cards.join(',')}`;
+      const fresh = prevSeen !== null && !prevSeen.has(key);
+      const who = p.seat === null || p.seat === undefined ? t('table.flipped')
+        : (p.index === last && view.turn_play && view.turn_play.length && p.seat === view.turn ? t('table.this_turn', { name: seatName(ctx, p.seat) }) : seatName(ctx, p.seat));
+      return h('div', { class: `packet${p.previous ? ' previous' : ''}${p.index < last - 1 ? ' older' : ''}`, dataset: { packet: String(p.index) } },
+        h('span', { class: 'who' }, who, p.previous ? ` · ${t('table.previous')}` : ''),
+        h('div', { class: 'cards' }, p.cards.map((code) => {
+          const take = takes.get(code);
+          const takeable = p.takeable.includes(code);
+          return cardFace(code, {
+            takeable,
+            enter: fresh,
+            focusKey: `discard-${code}`,
+            extraLabel: takeable ? t('table.takeable') : undefined,
+            onclick: take ? () => ctx.act(take) : undefined,
+            disabled: take ? ctx.busy : undefined,
+          });
+        })));
+    })));
+}

@@ -1,0 +1,61 @@
+// Your hand: sorted cards you can select, the play / YANNIV buttons, and the hint.
+import { t, tn } from '../i18n.js';
+import { h, replace } from '../dom.js';
+import { cardFace, sortCodes } from '../cards.js';
+import { findPlay, has, whyNot, legalOf } from './common.js';
+
+let previous = null;
+
+export function renderHand(ctx) {
+  const { view, selection } = ctx.state;
+  const headEl = document.getElementById('hand-head');
+  const handEl = document.getElementById('hand');
+  const hintEl = document.getElementById('hint');
+  const actionsEl = document.getElementById('actions');
+  if (!view || !view.hand) {
+    replace(headEl, h('span', null, t('table.spectator')));
+    replace(handEl); replace(actionsEl); hintEl.textContent = '';
+    return;
+  }
+  const myTurn = view.pending && view.pending.kind === 'turn' && view.pending.seat === ctx.me;
+  const hand = sortCodes(view.hand);
+  const prev = previous;
+  previous = new Set(hand);
+  replace(headEl,
+    h('span', null, t('table.your_hand')),
+    h('span', { class: 'hand-value' }, tn('table.points', view.hand_value ?? 0)));
+  replace(handEl, hand.map((code) => cardFace(code, {
+    selected: selection.includes(code),
+    enter: prev !== null && !prev.has(code),
+    pressable: true,
+    disabled: !myTurn || ctx.busy,
+    extraLabel: selection.includes(code) ? t('card.selected') : undefined,
+    onclick: () => ctx.dispatch({ type: 'select', code }),
+  })));
+  const play = myTurn ? findPlay(view, selection) : undefined;
+  const buttons = [];
+  if (myTurn) {
+    buttons.push(h('button', {
+      type: 'button', class: 'big', id: 'play-btn', 'data-focus': 'play', disabled: !play || ctx.busy,
+      onclick: () => play && ctx.act(play),
+    }, selection.length ? t('table.play_n', { n: selection.length }) : t('table.play')));
+    if (selection.length) {
+      buttons.push(h('button', { type: 'button', class: 'secondary', 'data-focus': 'clear', onclick: () => ctx.dispatch({ type: 'clearSelection' }) }, t('table.clear')));
+    }
+    const drawOnly = legalOf(view, 'DrawPile')[0];
+    if (drawOnly) {
+      buttons.push(h('button', { type: 'button', class: 'secondary', id: 'draw-only-btn', 'data-focus': 'draw-only', disabled: ctx.busy, onclick: () => ctx.act(drawOnly) }, t('table.draw_without_playing')));
+    }
+  }
+  if (ctx.me !== null && ctx.me !== undefined) {
+    const canCall = myTurn && has(view, 'CallYanniv');
+    buttons.push(h('button', {
+      type: 'button', class: 'big yanniv-btn', id: 'yanniv-btn', 'data-focus': 'yanniv',
+      disabled: !canCall || ctx.busy,
+      title: canCall ? t('table.yanniv_ok') : t('table.yanniv_no'),
+      onclick: () => canCall && ctx.act({ type: 'CallYanniv' }),
+    }, 'YANNIV !'));
+  }
+  replace(actionsEl, buttons);
+  hintEl.textContent = myTurn ? whyNot(view, selection) : '';
+}

@@ -1,0 +1,37 @@
+// Whose turn, direction of play, manche number, constraint in force, last lap after a YANNIV.
+import { t } from '../i18n.js';
+import { h, replace } from '../dom.js';
+import { pseudoOf } from './common.js';
+import { timerText } from './opponents.js';
+
+export function renderStatus(ctx) {
+  const { view, room, deadline } = ctx.state;
+  const el = document.getElementById('status');
+  const manche = view.tiebreak ? t('table.tiebreak', { n: view.manche }) : t('table.manche', { n: view.manche, total: view.manches });
+  let turnLine;
+  if (view.finished) turnLine = t('table.finished');
+  else if (view.pending && view.pending.seat === ctx.me) turnLine = view.pending.kind === 'turn' ? t('table.your_turn') : t('table.your_decision');
+  else turnLine = t('table.turn_of', { name: pseudoOf(room, view.turn) });
+  const clockwise = view.direction === 1;
+  const parts = [
+    h('span', { class: 'manche' }, manche),
+    h('span', { class: 'turn-line', id: 'turn-line' }, turnLine),
+    h('span', { class: 'direction', title: t('table.direction') },
+      h('span', { 'aria-hidden': 'true' }, clockwise ? '↻ ' : '↺ '), clockwise ? t('table.clockwise') : t('table.counterclockwise')),
+  ];
+  if (view.pending && view.pending.seat === ctx.me && deadline) {
+    parts.push(h('span', { class: 'timer', dataset: { deadline: String(deadline) } }, timerText(deadline)));
+  }
+  const c = view.constraint;
+  if (c && !view.finished) {
+    const text = c.kind === 'six'
+      ? t('table.constraint_six', { colour: t(`colour.${c.colour}`), symbols: c.colour === 'red' ? '♥♦' : '♠♣' })
+      : t('table.constraint_seven');
+    parts.push(h('p', { class: 'constraint', id: 'constraint', style: 'flex-basis:100%;margin:0' }, text));
+  }
+  if (view.yanniv_caller !== null && view.yanniv_caller !== undefined && !view.finished) {
+    const who = view.yanniv_caller === ctx.me ? t('table.you_called') : t('table.called', { name: pseudoOf(room, view.yanniv_caller) });
+    parts.push(h('p', { class: 'lastlap', id: 'lastlap', style: 'flex-basis:100%;margin:0' }, `📣 ${who} ${t('table.last_lap')}`));
+  }
+  replace(el, parts);
+}
