@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
 
 T0 = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
-LEA, BOB, ZOE = "secret-lea", "secret-bob", "secret-zoe"
+# Shaped like real `yanniv_owner` cookies (the server ignores malformed ones).
+LEA, BOB, ZOE = "secret-of-lea-0123456", "secret-of-bob-0123456", "secret-of-zoe-0123456"
 
 
 def manche(

@@ -151,3 +151,26 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
     assert {"LeaderboardPage", "ProfileOut", "MatchOut", "RatingOut"} <= set(
         spec["components"]["schemas"]
     )
+
+
+def test_through_the_server_app(db_url: str) -> None:
+    """The real `create_app`: schema upgraded at start, the owner cookie middleware in front."""
+    from yanniv.server.app import create_app
+    from yanniv.server.settings import Settings
+
+    app = create_app(Settings(database_url=db_url))
+    with TestClient(app) as owner, TestClient(app) as phone:
+        with app.state.db.sessions.begin() as s:
+            record_finished_match(s, S.M1)
+        owner.cookies.set("yanniv_owner", S.LEA)
+        for path in ("/classement", "/profil/L%C3%A9a", "/api/leaderboard", "/api/matches/1"):
+            assert owner.get(path).status_code == 200, path
+        url = "/api/profiles/L%C3%A9a/password"
+        assert owner.post(url, json={"password": "motdepasse"}).status_code == 200
+        # A device without any cookie logs in: the cookie it ends up with owns Léa.
+        res = phone.post("/api/profiles/login", json={"pseudo": "LÉA", "password": "motdepasse"})
+        assert res.status_code == 200
+        secret = phone.cookies.get("yanniv_owner")
+        with app.state.db.sessions() as s:
+            assert check_pseudo(s, "léa", secret) is None
+        assert phone.get("/api/profiles/L%C3%A9a").json()["owned"] is True

@@ -51,7 +51,9 @@ def _lang(request: Request) -> str:
 
 
 def _secret(request: Request) -> str | None:
-    return request.cookies.get(OWNER_COOKIE) or None
+    """This browser's owner secret: the one the server's cookie middleware put in force for
+    this request (it may have just minted it), else the raw cookie."""
+    return getattr(request.state, "owner_secret", None) or request.cookies.get(OWNER_COOKIE)
 
 
 def _error(request: Request, status: int, key: str) -> HTTPException:
