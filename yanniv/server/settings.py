@@ -11,7 +11,7 @@ from yanniv.db.session import DEFAULT_URL
 class Settings(BaseSettings):
     """Everything tunable about the server; tests pass their own instance to `create_app`."""
 
-    model_config = SettingsConfigDict(env_prefix="YANNIV_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="YANNIV_", extra="ignore", populate_by_name=True)
 
     database_url: str = Field(
         default=DEFAULT_URL, validation_alias=AliasChoices("DATABASE_URL", "YANNIV_DATABASE_URL")
