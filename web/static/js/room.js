@@ -92,7 +92,11 @@ function onMessage(msg) {
       store.dispatch({ type: 'error' });
       break;
     }
-    case 'closed': store.dispatch({ type: 'closed', code: msg.code }); break;
+    case 'presence': store.dispatch({ type: 'presence', seats: msg.seats }); break;
+    case 'closed':
+      if (msg.code === 4401 || msg.code === 4403) forgetSeat(code);
+      store.dispatch({ type: 'closed', code: msg.code });
+      break;
     default: break;
   }
 }

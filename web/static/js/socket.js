@@ -37,8 +37,8 @@ export class RoomSocket {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.onStatus(false, ev.code);
-      // 4xxx: the server refused this token or room; do not hammer it.
-      if (ev.code >= 4000 && ev.code < 4100) { this.onMessage({ type: 'closed', code: ev.code, reason: ev.reason }); return; }
+      // Bad token, removed seat, unknown room, rate limited: do not hammer the server.
+      if ([4401, 4403, 4404, 4429].includes(ev.code)) { this.onMessage({ type: 'closed', code: ev.code, reason: ev.reason }); return; }
       const delay = Math.min(5000, 300 * 2 ** this.retry++);
       setTimeout(() => this.connect(), delay);
     });

@@ -30,6 +30,12 @@ export function reduce(state, action) {
       return { ...state, connected: action.up };
     case 'me':
       return { ...state, me: action.me };
+    case 'presence': {
+      if (!state.room || !Array.isArray(action.seats)) return state;
+      const up = new Map(action.seats.map((x) => [x.seat, x.connected]));
+      const seats = state.room.seats.map((x) => (up.has(x.seat) ? { ...x, connected: up.get(x.seat) } : x));
+      return { ...state, room: { ...state.room, seats } };
+    }
     case 'room':
       return { ...state, room: action.room };
     case 'state': {

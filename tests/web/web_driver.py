@@ -1,0 +1,113 @@
+"""Plays through the browser: reads the page's state, then clicks what a player would click."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1440, "height": 900}
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+STATE_JS = """() => {
+  const s = window.yannivStore && window.yannivStore.get();
+  if (!s) return null;
+  return { view: s.view, me: s.me ? s.me.seat : null, version: s.version, sent: s.sent,
+           status: s.room ? s.room.status : null };
+}"""
+
+VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
+POWER_KINDS = {"choose_power", "choose_colour", "queen_keep", "four_ask", "four_give",
+               "four_exchange", "four_play_received", "king", "play_drawn"}
+
+
+def value(code: str) -> int:
+    return VALUES.get(code[0]) or int(code[0])
+
+
+def state(page: Any) -> dict | None:
+    return page.evaluate(STATE_JS)
+
+
+def acting(page: Any) -> bool:
+    s = state(page)
+    if not s or not s["view"] or s["sent"]:
+        return False
+    pending = s["view"]["pending"]
+    return bool(pending) and pending["seat"] == s["me"] and bool(s["view"]["legal_actions"])
+
+
+def _legal(s: dict, kind: str) -> list[dict]:
+    return [a for a in s["view"]["legal_actions"] if a["type"] == kind]
+
+
+def play_one(page: Any, log: list[str]) -> str:
+    """Take one decision for this page's seat by clicking; returns the pending kind handled."""
+    s = state(page)
+    assert s is not None
+    view = s["view"]
+    kind = view["pending"]["kind"]
+    step = view["step"]
+    log.append(kind)
+    decision = page.locator("#decision")
+    if kind == "turn":
+        if _legal(s, "CallYanniv"):
+            page.click("#yanniv-btn")
+            log.append("YANNIV")
+        else:
+            plays = _legal(s, "Play")
+            if plays:
+                best = max(plays, key=lambda a: (sum(map(value, a["cards"])), len(a["cards"])))
+                for code in best["cards"]:
+                    page.click(f'#hand [data-code="{code}"]')
+                page.wait_for_selector("#play-btn:not([disabled])")
+                page.click("#play-btn")
+            else:
+                page.click("#draw-only-btn")
+    elif kind == "draw":
+        takes = [a for a in _legal(s, "TakeDiscard") if value(a["card"]) <= 2]
+        if _legal(s, "UseQueen"):
+            page.click("#queen-btn")
+        elif takes:
+            page.click(f'#discard [data-code="{takes[0]["card"]}"]')
+        else:
+            page.click("#pile-btn")
+    elif kind in ("play_drawn", "four_play_received"):
+        page.click("#at-once-btn" if _legal(s, "PlayAtOnce") else "#skip-btn")
+    elif kind == "choose_power":
+        decision.locator("[data-rank]").first.click()
+    elif kind == "choose_colour":
+        decision.locator("[data-colour]").first.click()
+    elif kind == "queen_keep":
+        drawn = view["pending"]["cards"]
+        keep = min(drawn, key=value)
+        decision.locator(f'.options [data-code="{keep}"]').first.click()
+        page.wait_for_selector("#queen-confirm:not([disabled])")
+        page.click("#queen-confirm")
+    elif kind == "four_ask":
+        decision.locator("[data-target]").first.click()
+        decision.locator("[data-rank]").first.click()
+        page.wait_for_selector("#ask-btn:not([disabled])")
+        page.click("#ask-btn")
+    elif kind in ("four_give", "four_exchange"):
+        gives = sorted(_legal(s, "GiveCard"), key=lambda a: -value(a["card"]))
+        decision.locator(f'[data-code="{gives[0]["card"]}"]').first.click()
+    elif kind == "king":
+        swaps = sorted(_legal(s, "KingSwap"), key=lambda a: -value(a["card"]))
+        decision.locator(f'[data-code="{swaps[0]["card"]}"]').first.click()
+        decision.locator(f'[data-target="{swaps[0]["target"]}"]').first.click()
+        page.wait_for_selector("#king-btn:not([disabled])")
+        page.click("#king-btn")
+    else:  # pragma: no cover - a kind this driver does not know
+        raise AssertionError(f"unknown pending kind {kind}")
+    page.wait_for_function(
+        "(step) => { const s = window.yannivStore.get(); return s.view && s.view.step > step; }",
+        arg=step,
+    )
+    return kind
