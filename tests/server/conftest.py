@@ -122,6 +122,7 @@ class Table:
             started = client.post(f"/api/rooms/{self.code}/start", headers=self.host)
             assert started.status_code == 200, started.text
         self.players: list[Player] = []
+        self.last_action: dict[str, Any] | None = None
 
     @property
     def host(self) -> dict[str, str]:
@@ -160,6 +161,7 @@ class Table:
         action = yanniv[0] if yanniv and rng.random() < 0.7 else rng.choice(legal)
         answer = actor.act(action, own["version"])
         assert answer["type"] == "ack", answer
+        self.last_action = action
         for player in self.players:
             player.wait_version(answer["version"])
         return True
