@@ -1,0 +1,167 @@
+"""The pages without a browser: reference wording, size budget, rules page, language switch."""
+
+from __future__ import annotations
+
+import html as html_mod
+import json
+import re
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from yanniv.webapp import pages
+from yanniv.webapp.pages import markdown_html, mount_static, router
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "web"
+FR = json.loads((WEB / "i18n" / "fr.json").read_text(encoding="utf-8"))
+EN = json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))
+
+#: Every element of the reference page (shared/rules/002), in its French wording.
+REFERENCE = [
+    "YANNIV",
+    "Le jeu de cartes, en ligne de 2 à 4 joueurs",
+    "Votre pseudo",
+    "créer une salle",
+    "Privée : sur invitation (code ou lien). Publique : elle apparaît dans la liste des salles, "
+    "tout le monde peut s'y asseoir.",
+    "ou rejoindre une salle",
+    "🏅 Classement et profils",
+    "📖 Règles du jeu",
+    "🌍 Salles publiques",
+    "Aucune salle publique ouverte pour l'instant : créez-en une, elle apparaîtra ici.",
+    "Code de la salle",
+    "Joueurs",
+    "Salle publique (visible dans la liste des salles de l'accueil)",
+    "Nombre de manches",
+    "Premier joueur",
+    "Montrer sous chaque adversaire les cartes que l'on connaît de son jeu",
+    "Journal de la partie visible",
+    "Chrono par joueur",
+    "En attente du lancement par l'hôte…",
+    "Pioche",
+    "Scores",
+    "Journal",
+    "Cartes pouvoir",
+    "Sans pouvoir : As, 2, 3, 5, 10. Une suite qui contient plusieurs pouvoirs différents : "
+    "on en choisit un seul.",
+    "Demandez une valeur (sans la couleur) à un joueur. S'il en a, il vous en donne une (il "
+    "choisit laquelle) et vous lui donnez une carte en échange. Une demande par 4 posé.",
+    "Le joueur suivant doit jouer au moins une carte de la couleur du 6 visible (rouge ou "
+    "noire), sinon il pioche sans jouer. Il peut dire YANNIV.",
+    "Le joueur suivant ne joue que des cartes de 7 ou moins, sinon il pioche sans jouer. Il ne "
+    "peut pas dire YANNIV.",
+    "Vous ne piochez pas.",
+    "Le sens du jeu change (nombre impair de 9).",
+    "Au lieu de piocher, reprenez une carte (même pouvoir) posée par l'un des 2 derniers "
+    "joueurs qui ont posé ; +1 joueur par Valet en plus.",
+    "Piochez une carte de plus qu'il n'y a de Dames, gardez-en une, remettez les autres sur la "
+    "pioche dans l'ordre de votre choix.",
+    "Donnez une carte à un joueur, puis prenez-lui une carte au hasard. Une fois par Roi posé.",
+    "Tour de jeu",
+    "Jouer : une carte, un double / triple / carré, ou une suite d'au moins 3 cartes de même "
+    "couleur (l'As est la plus petite : Dame-Roi-As n'est pas une suite).",
+    "Piocher : dans la pioche, ou une carte jouée par le joueur précédent si ce n'est pas une "
+    "carte pouvoir. Une carte tirée de la pioche de même valeur que celles jouées (ou qui "
+    "prolonge la suite) peut être posée aussitôt, sans effet.",
+    "Pouvoir des cartes jouées.",
+    "YANNIV et points",
+    "Avec 5 points ou moins en main, dites YANNIV à la place de jouer. Les autres jouent encore "
+    "une fois (sans pouvoir dire YANNIV). Si vous avez toujours 5 ou moins, la manche s'arrête "
+    "; sinon elle continue.",
+    "As = 1, 2 à 10 = leur valeur, figures = 10.",
+    "La plus petite main gagne la manche : −5 points ; les autres marquent leur main. Égalité : "
+    "le moins de cartes, puis celui qui a dit YANNIV ; sinon 0 point chacun.",
+    "Le moins de points à la fin gagne. Égalité en tête : manche de départage.",
+    "Règles complètes ↗",
+]
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    app = FastAPI()
+    app.include_router(router)
+    mount_static(app)
+    return TestClient(app)
+
+
+def _visible_text(html: str) -> str:
+    body = re.sub(r"<script[^>]*>.*?</script>", " ", html, flags=re.S)
+    body = re.sub(r"<[^>]+>", " ", body)
+    return re.sub(r"\s+", " ", html_mod.unescape(body))
+
+
+def test_every_reference_element_has_its_french_wording(client: TestClient) -> None:
+    # Server-rendered text of the pages, plus the French texts the scripts render.
+    text = " ".join(_visible_text(client.get(path).text) for path in ("/", "/r/ABCD", "/regles"))
+    text += " " + " ".join(FR.values())
+    folded = text.casefold()
+    missing = [item for item in REFERENCE if item.casefold() not in folded]
+    assert not missing, missing
+    # The power panel keys, as on the reference page.
+    room = client.get("/r/ABCD").text
+    for key in ("4", "6", "7", "8", "9", "V", "D", "R"):
+        assert f"<dt>{key}</dt>" in room
+
+
+def test_translations_cover_every_french_text() -> None:
+    assert set(EN) <= set(FR)
+    for key in FR:
+        assert key in EN or key.startswith(("powers.key.", "rank.short.", "rank.name.")), key
+
+
+def test_whole_client_is_under_150_kb() -> None:
+    size = sum(p.stat().st_size for p in WEB.rglob("*") if p.is_file())
+    assert size < 150 * 1024, size
+
+
+def test_home_room_rules_pages(client: TestClient) -> None:
+    home = client.get("/")
+    assert home.status_code == 200
+    assert 'lang="fr"' in home.text
+    assert '/static/js/home.js' in home.text
+    room = client.get("/r/abcd")
+    assert 'data-code="ABCD"' in room.text
+    assert client.get("/r/<script>").status_code == 404
+    rules = client.get("/regles").text
+    assert "YANNIV — Règles" in rules
+    assert "Un paquet vidé ne compte pas" in rules
+    assert "Décisions pour la version en ligne" in rules
+    assert client.get("/static/css/app.css").status_code == 200
+    assert client.get("/static/js/room.js").headers["content-type"].startswith(
+        ("text/javascript", "application/javascript"))
+
+
+def test_language_switch(client: TestClient) -> None:
+    res = client.get("/lang/en?next=/regles", follow_redirects=False)
+    assert res.status_code == 303 and res.headers["location"] == "/regles"
+    assert "lang=en" in res.headers["set-cookie"]
+    client.cookies.set("lang", "en")
+    english = client.get("/").text
+    assert 'lang="en"' in english and "Create a room" in english
+    assert "Français" in english
+    # Only same-site paths are followed.
+    evil = client.get("/lang/en?next=https://evil.example/", follow_redirects=False)
+    assert evil.headers["location"] == "/"
+    client.cookies.clear()
+
+
+def test_questions_file_is_rendered_at_request_time(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    client: TestClient) -> None:
+    questions = tmp_path / "QUESTIONS.md"
+    questions.write_text("# Questions\n\n## Q1. Le Valet\n\n**Décision** : oui, `x<y>`.\n\n"
+                         "- un\n- deux\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", encoding="utf-8")
+    monkeypatch.setattr(pages, "QUESTIONS_FILE", questions)
+    rules = client.get("/regles").text
+    assert "<h3>Q1. Le Valet</h3>" in rules
+    assert "<strong>Décision</strong>" in rules
+    assert "<code>x&lt;y&gt;</code>" in rules
+    assert "<li>deux</li>" in rules and "<td>2</td>" in rules
+
+
+def test_markdown_escapes_html() -> None:
+    out = markdown_html("<script>alert(1)</script>\n\n* a <b>")
+    assert "<script>" not in out and "&lt;script&gt;" in out
