@@ -133,3 +133,24 @@ def test_full_manche_in_three_browsers(pages: Any, live_server: Any) -> None:
     screenshot(phone, "result-phone")
     # The journal was on: it tells the YANNIV call.
     assert "YANNIV" in host.inner_text("#log")
+    host.click("#result-close")
+    host.wait_for_selector("#result .hands", state="detached")
+
+    # The second (last) manche, to the end of the match: ranking, then "Rejouer".
+    deadline = time.monotonic() + 150
+    while not (state(host)["view"] or {}).get("finished"):
+        assert time.monotonic() < deadline, "the match did not end"
+        mover = next((p for p in players if acting(p)), None)
+        if mover is None:
+            time.sleep(0.05)
+            continue
+        play_one(mover, kinds)
+    for p in players:
+        p.wait_for_selector("#ranking li")
+        assert p.locator("#ranking li").count() == 3
+    assert "Partie terminée" in host.inner_text("#result")
+    screenshot(host, "match-over-desktop")
+    phone.click("#rematch-btn")
+    host.wait_for_selector("#start-btn")
+    phone.wait_for_selector("#waiting-host")
+    assert host.locator('#seats li[data-seat]').count() == 3
