@@ -154,3 +154,70 @@ def test_full_manche_in_three_browsers(pages: Any, live_server: Any) -> None:
     host.wait_for_selector("#start-btn")
     phone.wait_for_selector("#waiting-host")
     assert host.locator('#seats li[data-seat]').count() == 3
+
+
+def _tab_to(page: Any, js: str, limit: int = 80) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(js):
+            return
+    raise AssertionError(f"keyboard focus never reached: {js}")
+
+
+def test_keyboard_only_turn_and_illegal_hint(pages: Any, live_server: Any) -> None:
+    live_server.app.state.rooms.seed_factory = lambda: "web-test-keyboard"
+    host = pages.new(DESKTOP)
+    host.goto(pages.base + "/")
+    host.fill("#pseudo", "Clavier")
+    host.click("#create-btn")
+    host.wait_for_selector("#room-code")
+    code = host.inner_text("#room-code")
+    guest = pages.new(PHONE)
+    guest.goto(f"{pages.base}/r/{code}")
+    guest.fill("#join-pseudo", "Souris")
+    guest.press("#join-pseudo", "Enter")
+    guest.wait_for_selector("#waiting-host")
+    host.wait_for_selector('#seats li[data-seat="1"]')
+    host.select_option("#set-first", "host")
+    guest.wait_for_function("() => document.querySelector('#set-first').value === 'host'")
+    host.focus("#start-btn")
+    host.keyboard.press("Enter")
+    host.wait_for_selector("#hand [data-code]")
+    guest.wait_for_selector("#hand [data-code]")
+    view = state(host)["view"]
+    assert view["pending"]["kind"] == "turn" and view["pending"]["seat"] == state(host)["me"]
+
+    # Two cards of different values: not a legal play, and the hint says why.
+    hand = view["hand"]
+    pair = next(((a, b) for a in hand for b in hand if a[0] != b[0]), None)
+    assert pair is not None
+    for card in pair:
+        host.click(f'#hand [data-code="{card}"]')
+    assert host.locator("#play-btn").is_disabled()
+    assert "même valeur" in host.inner_text("#hint")
+    host.click("#actions button.secondary")  # Désélectionner
+    host.wait_for_function("() => window.yannivStore.get().selection.length === 0")
+
+    # Keyboard only: Tab to a card of a legal single play, Space, Tab to Jouer, Enter.
+    single = next(a["cards"][0] for a in view["legal_actions"]
+                  if a["type"] == "Play" and len(a["cards"]) == 1)
+    host.focus("body")
+    _tab_to(host, "() => { const e = document.activeElement; return !!e && e.closest('#hand')"
+            f" !== null && e.dataset.code === '{single}'; }}")
+    host.keyboard.press("Space")
+    host.wait_for_selector("#play-btn:not([disabled])")
+    _tab_to(host, "() => document.activeElement && document.activeElement.id === 'play-btn'")
+    host.keyboard.press("Enter")
+    host.wait_for_function("() => window.yannivStore.get().view.step >= 1")
+    s = state(host)
+    if s["view"]["pending"] and s["view"]["pending"]["seat"] == s["me"]:
+        assert s["view"]["pending"]["kind"] in ("draw", "four_ask", "king", "play_drawn",
+                                                 "choose_power", "choose_colour")
+        if s["view"]["pending"]["kind"] == "draw":
+            _tab_to(host, "() => ['pile-btn', 'draw-pile-btn'].includes("
+                          "document.activeElement && document.activeElement.id)")
+            host.keyboard.press("Enter")
+            host.wait_for_function(
+                "(me) => { const p = window.yannivStore.get().view.pending;"
+                " return p && p.seat !== me; }", arg=s["me"])
+    assert single not in _hand(host)
