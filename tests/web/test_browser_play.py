@@ -133,6 +133,10 @@ def test_full_manche_in_three_browsers(pages: Any, live_server: Any) -> None:
     screenshot(phone, "result-phone")
     # The journal was on: it tells the YANNIV call.
     assert "YANNIV" in host.inner_text("#log")
+    # A server update costs well under one animation frame of work (16 ms) on average.
+    stats = host.evaluate("() => window.yannivStats")
+    assert stats["renders"] > 20
+    assert stats["totalMs"] / stats["renders"] < 16, stats
     host.click("#result-close")
     host.wait_for_selector("#result .hands", state="detached")
 

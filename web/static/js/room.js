@@ -20,8 +20,17 @@ let seat = getSeat(code);
 let socket = null;
 const logKey = `yanniv.log.${code}`;
 
-const store = createStore(initialState(code, seat), render);
+const stats = { renders: 0, maxMs: 0, totalMs: 0 };
+const store = createStore(initialState(code, seat), (state) => {
+  const start = performance.now();
+  render(state);
+  const ms = performance.now() - start;
+  stats.renders += 1;
+  stats.totalMs += ms;
+  stats.maxMs = Math.max(stats.maxMs, ms);
+});
 window.yannivStore = store; // for debugging and tests
+window.yannivStats = stats;
 
 function ctxOf(state) {
   const me = state.me ? state.me.seat : null;
