@@ -225,3 +225,11 @@ def test_keyboard_only_turn_and_illegal_hint(pages: Any, live_server: Any) -> No
                 "(me) => { const p = window.yannivStore.get().view.pending;"
                 " return p && p.seat !== me; }", arg=s["me"])
     assert single not in _hand(host)
+
+    # Someone without a seat opening the link during the match watches as a spectator.
+    watcher = pages.new(PHONE)
+    watcher.goto(f"{pages.base}/r/{code}")
+    watcher.wait_for_selector("#opponents article[data-seat]")
+    assert watcher.locator("#opponents article[data-seat]").count() == 2
+    assert "spectateur" in watcher.inner_text("#hand-head")
+    assert watcher.locator("#join-panel").is_hidden()

@@ -39,7 +39,11 @@ function ctxOf(state) {
     act(action) {
       if (!socket) return;
       const id = socket.sendAction(action, store.get().version);
-      if (id) store.dispatch({ type: 'sent', id });
+      if (id) {
+        store.dispatch({ type: 'sent', id });
+        // Never leave the buttons disabled if the answer got lost (reconnection).
+        setTimeout(() => store.dispatch({ type: 'ack', id }), 5000);
+      }
       else toast(t('room.offline'));
     },
     async patchSettings(settings) {
