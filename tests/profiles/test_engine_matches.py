@@ -1,0 +1,76 @@
+"""Real engine matches (greedy policies), recorded as the server builds them: the stored score
+sheet, the inferred tiebreak participants and the counters agree with the engine's own result."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy.orm import Session
+
+from yanniv.engine import MatchConfig, apply, new_match
+from yanniv.policies import default_action
+from yanniv.profiles.record import played_seats, record_finished_match
+from yanniv.profiles.stats import match_detail, profile_stats
+from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
+
+NAMES = ["Ana", "Béa", "Cid", "Dan"]
+
+
+def play(seats: int, seed: str) -> tuple[FinishedMatch, object]:
+    state = new_match(MatchConfig(seats=seats, manches=3), seed)
+    while not state.finished:
+        state, _ = apply(state, default_action(state))
+    now = datetime.now(UTC)
+    finished = FinishedMatch(
+        room_code="ENG",
+        seed=seed,
+        started_at=now,
+        finished_at=now,
+        players=tuple(
+            FinishedPlayer(s, NAMES[s], f"owner-secret-{NAMES[s]}-0000") for s in range(seats)
+        ),
+        manches=tuple(
+            FinishedManche(
+                number=r.manche,
+                tiebreak=r.tiebreak,
+                caller=r.caller,
+                caller_won=None if r.caller is None else r.winner == r.caller,
+                winner=r.winner,
+                points=tuple(r.points),
+                deltas=tuple(r.deltas),
+            )
+            for r in state.manche_history
+        ),
+        totals=tuple(state.scores),
+        ranking=tuple(state.ranking),
+    )
+    return finished, state
+
+
+def test_engine_matches_round_trip(session: Session) -> None:
+    wins = dict.fromkeys(NAMES, 0)
+    played = dict.fromkeys(NAMES, 0)
+    # Seeds "tb-109" (3 seats) and "tb-236" (4 seats) end in a tiebreak that one seat sits out.
+    games = [(2 + i % 3, f"profiles-{i}") for i in range(10)] + [(3, "tb-109"), (4, "tb-236")]
+    tiebreaks = 0
+    for seats, seed in games:
+        finished, state = play(seats, seed)
+        tiebreaks += any(m.tiebreak for m in finished.manches)
+        # Tiebreak participants inferred from running totals match the engine's.
+        assert [set(p) for p in played_seats(finished)] == [
+            set(r.participants) for r in state.manche_history
+        ]
+        match_id = record_finished_match(session, finished)
+        session.commit()
+        detail = match_detail(session, match_id)
+        assert detail is not None
+        assert detail.manches[-1].totals == list(state.scores)
+        assert detail.players[0].seat == state.ranking[0] and detail.players[0].rank == 1
+        wins[NAMES[state.ranking[0]]] += 1
+        for s in range(seats):
+            played[NAMES[s]] += 1
+    assert tiebreaks >= 2
+    for name in NAMES:
+        p = profile_stats(session, name)
+        assert p is not None
+        assert (p.matches_played, p.matches_won) == (played[name], wins[name])
