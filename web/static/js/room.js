@@ -92,7 +92,10 @@ function render(state) {
   renderScores(ctx);
   renderLog(ctx);
   renderResult(ctx);
-  try { sessionStorage.setItem(logKey, JSON.stringify(state.log.slice(-150))); } catch { /* ignore */ }
+  try {
+    sessionStorage.setItem(logKey, JSON.stringify(state.log.slice(-150)));
+    if (state.dismissedResult !== null) sessionStorage.setItem(`${logKey}.closed`, String(state.dismissedResult));
+  } catch { /* ignore */ }
 }
 
 function onMessage(msg) {
@@ -143,6 +146,8 @@ async function boot() {
   try {
     const saved = JSON.parse(sessionStorage.getItem(logKey) || '[]');
     if (Array.isArray(saved) && saved.length) store.dispatch({ type: 'restoreLog', log: saved });
+    const closed = sessionStorage.getItem(`${logKey}.closed`);
+    if (closed !== null) store.dispatch({ type: 'dismissResult', manche: Number(closed) });
   } catch { /* ignore */ }
   let room;
   try {
