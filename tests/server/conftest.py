@@ -140,6 +140,12 @@ class Table:
     def close(self) -> None:
         self.stack.close()
 
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
     def sync(self) -> dict[str, Any]:
         """Let every player catch up with the newest version; return one player's state."""
         version = max(p.last_state["version"] for p in self.players if p.last_state)

@@ -94,7 +94,11 @@ class Rooms:
         return room
 
     def close(self) -> None:
+        """Stop timers and tell every socket the server is going away (1012: restart)."""
         self.timers.close()
+        for room in self.rooms.values():
+            for conn in list(room.connections):
+                conn.close(1012)
 
     # ------------------------------------------------------------ lookups
 

@@ -1,0 +1,81 @@
+"""Timers: the seat that must act has a deadline; when it passes the server plays the default
+action for it, connected or not, and the deadline survives a restart."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+# 10 s per decision, scaled to 50 ms.
+FAST = {"timer_scale": 0.005}
+
+
+def test_timer_plays_default_action(app_factory: Callable[..., FastAPI], table_cls: Any) -> None:
+    with (
+        TestClient(app_factory(**FAST)) as client,
+        table_cls(client, 2, {"timer_seconds": 10, "manches": 1}) as table,
+    ):
+        table.connect()
+        first = table.sync()
+        assert first["deadline"] is not None
+        assert first["deadline"] - time.time() * 1000 < 1000
+        # Nobody acts: the timer plays, again and again, until the match ends.
+        watcher = table.players[0]
+        final = watcher.recv_until(
+            lambda m: m["type"] == "state" and m["view"]["finished"]
+        )[-1]
+        assert final["deadline"] is None
+        assert final["version"] > first["version"] + 5
+        room = client.app.state.rooms.get(table.code)
+        assert room.status == "finished"
+
+
+def test_timer_then_players_go_on(app_factory: Callable[..., FastAPI], table_cls: Any) -> None:
+    with (
+        TestClient(app_factory(**FAST)) as client,
+        table_cls(client, 3, {"timer_seconds": 10, "manches": 1}) as table,
+    ):
+        table.connect()
+        watcher = table.players[0]
+        version = table.sync()["version"]
+        # Let one deadline pass, then play along (actions racing the timer may be stale).
+        watcher.wait_version(version + 1)
+        rng = random.Random(2)
+        acks = 0
+        state = watcher.last_state
+        while not state["view"]["finished"]:
+            actor = table.players[state["view"]["pending"]["seat"]]
+            own = actor.wait_version(state["version"])
+            if own["version"] == state["version"] and own["view"]["legal_actions"]:
+                answer = actor.act(rng.choice(own["view"]["legal_actions"]), own["version"])
+                if answer["type"] == "ack":
+                    acks += 1
+                else:
+                    assert answer["code"] in ("stale_version", "not_your_turn"), answer
+            state = watcher.wait_version(state["version"] + 1)
+        assert acks > 0
+
+
+def test_deadline_survives_restart(app_factory: Callable[..., FastAPI], table_cls: Any,
+                                   player_cls: Any) -> None:
+    app1 = app_factory(timer_scale=0.2)  # 10 s → 2 s
+    with TestClient(app1) as client:
+        table = table_cls(client, 2, {"timer_seconds": 10})
+        code, tokens = table.code, table.tokens
+        table.connect()
+        state = table.sync()
+        deadline, version = state["deadline"], state["version"]
+        table.close()
+    app2 = app_factory(timer_scale=0.2)
+    with TestClient(app2) as client, table:
+        room = app2.state.rooms.get(code)
+        assert room.match.deadline_ms == deadline
+        player = player_cls(client, code, tokens[0], 0, table.stack)
+        later = player.recv_until(lambda m: m["type"] == "state" and m["version"] > version)[-1]
+        assert time.time() * 1000 >= deadline - 50
+        assert later["version"] == version + 1
