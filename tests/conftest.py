@@ -85,3 +85,15 @@ def chromium_path() -> str:
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         skip_or_fail(f"Chromium not found at {CHROMIUM}")
     return CHROMIUM if os.path.exists(CHROMIUM) else str(shutil.which("chromium"))
+
+
+def _hypothesis_profiles() -> None:
+    """CI runs the property tests derandomized (reproducible); laptops explore new examples."""
+    from hypothesis import settings
+
+    settings.register_profile("ci", derandomize=True, print_blob=True)
+    if os.environ.get("CI"):
+        settings.load_profile("ci")
+
+
+_hypothesis_profiles()

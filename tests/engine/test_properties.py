@@ -1,0 +1,143 @@
+"""Property tests: thousands of random complete matches, invariants checked after every action.
+
+- the 52 cards are conserved across hands, pile, discard and cards in hand-over;
+- every card a view claims to know in another hand is really there, and no view (nor any
+  event a seat receives) shows a card of another hand that the seat was never shown;
+- someone must act until the match ends, and that seat has at least one legal action;
+- every match ends; replaying the action log from the seed rebuilds the identical state.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from yanniv.engine import DECK, MatchConfig, apply, legal_actions, new_match, view
+from yanniv.engine.events import redact
+from yanniv.engine.state import MatchState
+from yanniv.policies import greedy
+from yanniv.wire import to_wire, view_to_wire
+
+MAX_ACTIONS = 20_000
+CODES = {card.code for card in DECK}
+
+
+def _all_cards(s: MatchState) -> list:
+    cards = [c for hand in s.hands for c in hand] + list(s.pile)
+    cards += [c for packet in s.discard for c in packet.cards]
+    if s.pending is not None and s.pending.kind == "queen_keep":
+        cards += list(s.pending.cards)
+    return cards
+
+
+def _check_invariants(s: MatchState) -> None:
+    cards = _all_cards(s)
+    assert len(cards) == 52 and set(cards) == set(DECK), "cards not conserved"
+    if s.finished:
+        assert s.pending is None and legal_actions(s) == ()
+        return
+    assert s.to_act is not None and legal_actions(s), "someone must act and can"
+    for viewer in range(s.seats):
+        v = view(s, viewer)
+        for p in v.players:
+            if p.seat != viewer:
+                assert set(p.known_cards) <= set(s.hands[p.seat]), "known card not in hand"
+    spectator = view(s, None)
+    assert spectator.hand is None
+    for p in spectator.players:
+        assert set(p.known_cards) <= set(s.hands[p.seat])
+
+
+def _play(seed: int, seats: int, manches: int, greedy_share: float):
+    rng = random.Random(seed)
+    config = MatchConfig(seats=seats, manches=manches)
+    s = new_match(config, seed)
+    log = []
+    for _ in range(MAX_ACTIONS):
+        if s.finished:
+            break
+        legal = legal_actions(s)
+        action = greedy(view(s, s.to_act)) if rng.random() < greedy_share else rng.choice(legal)
+        assert action in legal
+        s, events = apply(s, action)
+        log.append(action)
+        yield s, events
+    assert s.finished, "match did not end"
+    replayed = new_match(config, seed)
+    for action in log:
+        replayed, _ = apply(replayed, action)
+    assert replayed == s, "replay differs"
+
+
+match_params = {
+    "seed": st.integers(0, 2**32),
+    "manches": st.integers(1, 2),
+    "greedy_share": st.sampled_from([0.0, 0.5, 0.9, 1.0]),
+}
+
+
+@settings(max_examples=1600, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seats=st.sampled_from([2, 3, 4]), **match_params)
+def test_random_matches_keep_invariants_end_and_replay_identically(
+    seed: int, seats: int, manches: int, greedy_share: float
+) -> None:
+    for state, _ in _play(seed, seats, manches, greedy_share):
+        _check_invariants(state)
+
+
+def _codes(obj: object) -> set[str]:
+    """Every card code anywhere in a JSON-ready structure."""
+    found: set[str] = set()
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item in CODES:
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seats=st.sampled_from([2, 3, 4]), **match_params)
+def test_no_message_shows_a_card_the_seat_was_never_shown(
+    seed: int, seats: int, manches: int, greedy_share: float
+) -> None:
+    """An oracle independent of `known`: what each seat was shown through its own hand, the
+    public discard and the events redacted for it. Views and events may name another hand's
+    card only if that seat was shown the card at some point."""
+    seen: list[set[str]] = [set() for _ in range(seats)]
+    previous = None
+    for state, events in _play(seed, seats, manches, greedy_share):
+        for viewer in range(seats):
+            if previous is not None:
+                seen[viewer] |= {c.code for c in previous.hands[viewer]}
+                seen[viewer] |= {c.code for p in previous.discard for c in p.cards}
+            seen[viewer] |= {c.code for c in state.hands[viewer]}
+            seen[viewer] |= {c.code for p in state.discard for c in p.cards}
+            received = [to_wire(redact(event, viewer)) for event in events]
+            for event in received:
+                if event["type"] in ("MancheEnded",):
+                    continue  # the end of a manche reveals every hand
+                seen[viewer] |= _codes(event)
+            others = {
+                c.code for seat in range(seats) if seat != viewer for c in state.hands[seat]
+            }
+            wire = view_to_wire(view(state, viewer))
+            # Past manches' hands are revealed at their end, on purpose.
+            wire.pop("history")
+            wire.pop("last_result")
+            shown = _codes(wire)
+            for event in received:
+                if event["type"] != "MancheEnded":
+                    shown |= _codes(event)
+            leaked = (shown & others) - seen[viewer]
+            assert not leaked, f"seat {viewer} shown {leaked}"
+        if any(type(e).__name__ == "MancheEnded" for e in events):
+            seen = [set() for _ in range(seats)]
+        previous = state
