@@ -27,10 +27,11 @@ def value(hand: tuple[Card, ...] | list[Card]) -> int:
     return sum(c.value for c in hand)
 
 
-def weight(hand: tuple[Card, ...]) -> float:
-    """Points now, discounted by what the best combination would shed next turn."""
+def weight(hand: tuple[Card, ...], dump_weight: float = DUMP_WEIGHT) -> float:
+    """Points now, discounted by what the best combination would shed next turn (less so
+    when the manche is about to end: then only the points count)."""
     key = tuple(sorted(hand))
-    return value(key) - DUMP_WEIGHT * best_dump(key)
+    return value(key) - dump_weight * best_dump(key)
 
 
 def without(hand: tuple[Card, ...], cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:

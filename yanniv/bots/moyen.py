@@ -78,12 +78,12 @@ def decide_moyen(
     if kind in ("play_drawn", "four_play_received"):
         return next(a for a in legal if isinstance(a, PlayAtOnce))
     if kind == "queen_keep":
-        return queen_keep(hand, legal)
+        return queen_keep(hand, legal, sit.dw)
     if kind == "four_ask":
         return four_ask(v, sit, tracker, legal)
     if kind in ("four_give", "four_exchange"):
         gives = [a for a in legal if isinstance(a, GiveCard)]
-        return min(gives, key=lambda a: (weight(without(hand, (a.card,))), -a.card.value))
+        return min(gives, key=lambda a: (weight(without(hand, (a.card,)), sit.dw), -a.card.value))
     if kind == "king":
         return king(v, sit, legal)
     return legal[0]
@@ -144,17 +144,22 @@ def _jack_cards(v: MatchView) -> tuple[Card, ...]:
     return tuple(found)
 
 
+def pile_weight(sit: Situation, after: tuple[Card, ...]) -> float:
+    """Expected weight after drawing an unseen card (cheap: the mean unseen value)."""
+    return weight(after, sit.dw) + sit.mean - 0.5
+
+
 def draw_weight(
     v: MatchView, sit: Situation, after: tuple[Card, ...], takeable: tuple[Card, ...]
 ) -> float:
     """Expected weight after drawing the best way (pile at its mean, or a known card)."""
     if v.pile_known:
-        pile = weight(with_card(after, v.pile_known[0]))
+        pile = weight(with_card(after, v.pile_known[0]), sit.dw)
     else:
-        pile = weight(after) + sit.mean - 0.5
+        pile = pile_weight(sit, after)
     best = pile
     for card in takeable:
-        best = min(best, weight(with_card(after, card)))
+        best = min(best, weight(with_card(after, card), sit.dw))
     return best
 
 
@@ -180,12 +185,12 @@ def power_value(
     count = sum(1 for c in cards if c.rank == rank) if rank else 0
     takeable = _prev_takeable(v)
     if rank == 8:
-        expected = weight(after)
+        expected = weight(after, sit.dw)
     elif rank == JACK:
         expected = draw_weight(v, sit, after, takeable + _jack_cards(v))
     elif rank == QUEEN:
         normal = draw_weight(v, sit, after, takeable)
-        pool_weights = [weight(with_card(after, c)) for c in sit.pool[:40]]
+        pool_weights = [weight(with_card(after, c), sit.dw) for c in sit.pool[:40]]
         expected = min(normal, expected_min(pool_weights, count + 1))
     else:
         expected = draw_weight(v, sit, after, takeable)
@@ -208,30 +213,30 @@ def best_draw(v: MatchView, sit: Situation, legal: tuple[Action, ...]) -> Action
     hand = sit.hand
     pool = sit.pool
     if v.pile_known:
-        pile = weight(with_card(hand, v.pile_known[0]))
+        pile = weight(with_card(hand, v.pile_known[0]), sit.dw)
     elif pool:
-        pile = sum(weight(with_card(hand, c)) for c in pool) / len(pool)
+        pile = sum(weight(with_card(hand, c), sit.dw) for c in pool) / len(pool)
     else:
-        pile = weight(hand) + 6.5
+        pile = weight(hand, sit.dw) + 6.5
     best: Action = DrawPile() if DrawPile() in legal else legal[0]
     best_w = pile
     for action in legal:
         if isinstance(action, TakeDiscard):
-            w = weight(with_card(hand, action.card))
+            w = weight(with_card(hand, action.card), sit.dw)
             if w < best_w - 1e-9:
                 best, best_w = action, w
         elif isinstance(action, UseQueen):
-            weights = [weight(with_card(hand, c)) for c in pool] or [pile]
+            weights = [weight(with_card(hand, c), sit.dw) for c in pool] or [pile]
             w = expected_min(weights, 1 + sum(1 for c in v.turn_play if c.rank == QUEEN))
             if w < best_w - 1e-9:
                 best, best_w = action, w
     return best
 
 
-def queen_keep(hand: tuple[Card, ...], legal: tuple[Action, ...]) -> Action:
+def queen_keep(hand: tuple[Card, ...], legal: tuple[Action, ...], dw: float) -> Action:
     """Keep the card that suits the hand best; put the heaviest back on top."""
     keeps = [a for a in legal if isinstance(a, QueenKeep)]
-    keep = min({a.keep for a in keeps}, key=lambda c: (weight(with_card(hand, c)), c))
+    keep = min({a.keep for a in keeps}, key=lambda c: (weight(with_card(hand, c), dw), c))
     mine = [a for a in keeps if a.keep == keep]
     return max(mine, key=lambda a: [c.value for c in a.order])
 
@@ -273,8 +278,8 @@ def four_ask(
         gain = max(0, heaviest - rank_value)
         if sample is not None:
             received = with_card(hand, sample)
-            give = min(received, key=lambda c: weight(without(received, (c,))))
-            gain = max(gain, weight(hand) - weight(without(received, (give,))))
+            give = min(received, key=lambda c: weight(without(received, (c,)), sit.dw))
+            gain = max(gain, weight(hand, sit.dw) - weight(without(received, (give,)), sit.dw))
         if action.target == sit.caller:
             gain += heaviest * 0.8
         score = chance * gain
@@ -287,7 +292,7 @@ def _king_gain(sit: Situation, hand: tuple[Card, ...]) -> tuple[float, Card | No
     """Best (expected gain, card to give, target) of one King swap from `hand`."""
     if not hand or not sit.opponents:
         return 0.0, None, None
-    give = min(hand, key=lambda c: (weight(without(hand, (c,))), -c.value))
+    give = min(hand, key=lambda c: (weight(without(hand, (c,)), sit.dw), -c.value))
     best = (-99.0, give, None)
     for opp in sit.opponents.values():
         taken = (opp.estimate + give.value) / (opp.count + 1)

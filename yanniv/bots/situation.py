@@ -30,6 +30,8 @@ class Situation:
     opponents: dict[int, Opponent]
     next_seat: int
     caller: int | None
+    #: Weight of next turn's dump in hand comparisons: lower as the manche's end nears.
+    dw: float = 0.6
 
     def p_has_rank(self, seat: int, rank: int, tracker: Tracker | None = None) -> float:
         """Chance that `seat` holds a card of `rank`, given what this seat knows."""
@@ -74,13 +76,21 @@ def situation(v: MatchView) -> Situation:
             unknown=unknown,
             estimate=value(p.known_cards) + unknown * mean,
         )
+    caller = v.yanniv_caller
+    if caller is not None:
+        dw = 0.0
+    elif any(o.count <= 2 or o.estimate <= 9 for o in opponents.values()):
+        dw = 0.3
+    else:
+        dw = 0.6
     return Situation(
         hand=hand,
         pool=pool,
         mean=mean,
         opponents=opponents,
         next_seat=next_active(v, v.turn),
-        caller=v.yanniv_caller,
+        caller=caller,
+        dw=dw,
     )
 
 

@@ -113,6 +113,8 @@ def unseen_cards(v: MatchView) -> list[Card]:
     for packet in v.discard:
         seen.update(packet.cards)
     seen.update(v.pile_known)
+    if v.pending is not None and v.pending.seat == v.viewer:
+        seen.update(v.pending.cards)  # Queen's drawn cards: out of the pile, not yet kept
     return [card for card in DECK if card not in seen]
 
 
