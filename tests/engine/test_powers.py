@@ -281,3 +281,16 @@ def test_one_swap_per_king_and_it_is_optional() -> None:
     assert s.pending.kind == "king" and s.pending.remaining == 1
     s, _ = run(s, Skip())
     assert s.turn == 1
+
+
+def test_under_a_six_a_player_who_can_play_must_play() -> None:
+    s = rigged(["6H KS", "TD 9S", "5D 5C"])
+    s, _ = run(s, P("6H"), DrawPile())
+    assert DrawPile() not in legal_actions(s)
+
+
+def test_direction_is_reset_at_each_new_manche() -> None:
+    s = rigged(["AS 2H", "TC 5C", "TD 3D"], pile="2C 2D 3C", direction=-1, turn=0)
+    # Counter-clockwise: after the caller comes seat 2, then seat 1, then the check.
+    s, _ = run(s, CallYanniv(), P("TD"), DrawPile(), P("TC"), DrawPile())
+    assert s.manche == 2 and s.direction == 1

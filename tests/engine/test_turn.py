@@ -154,3 +154,19 @@ def test_empty_pile_and_nothing_to_reshuffle_draws_nothing() -> None:
     s, events = run(s, P("9C"), DrawPile())
     assert of_type(events, Drew)[0].card is None
     assert hand(s, 0) == {C("5H")}
+
+
+def test_same_value_means_same_rank_a_jack_does_not_match_a_ten() -> None:
+    s = rigged(["TH 9C 2S", "AS 2D 3C"], pile="JS 8D")
+    s, _ = run(s, P("TH"), DrawPile())
+    assert s.turn == 1  # no offer to play the Jack at once
+
+
+def test_card_played_at_once_can_be_taken_by_the_next_player() -> None:
+    s = rigged(["5H 9C TS", "AS 2D 3C"], pile="5S 8D")
+    s, _ = run(s, P("5H"), DrawPile(), PlayAtOnce(C("5S")))
+    takes = {a.card for a in legal_actions(s) if isinstance(a, TakeDiscard)}
+    assert takes == set()  # it is seat 1's turn to play first
+    s, _ = run(s, P("AS"))
+    takes = {a.card for a in legal_actions(s) if isinstance(a, TakeDiscard)}
+    assert takes == {C("5H"), C("5S")}
