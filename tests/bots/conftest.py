@@ -1,0 +1,29 @@
+"""Helpers for the bot tests: reach many varied states quickly with the random policy."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from yanniv.bots import difficile
+from yanniv.engine import MatchConfig, MatchState, apply, legal_actions, new_match
+
+
+@pytest.fixture(autouse=True)
+def quick_difficile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the search tiny in tests: legality and honesty do not depend on its depth."""
+    monkeypatch.setattr(difficile.Difficile, "budget_s", 0.004)
+    monkeypatch.setattr(difficile.Difficile, "max_worlds", 3)
+    monkeypatch.setattr(difficile, "MIN_WORLDS", 2)
+
+
+def random_states(seed: int, matches: int, seats: int = 4) -> Iterator[MatchState]:
+    """Every state met while random players play `matches` short matches."""
+    rng = random.Random(seed)
+    for index in range(matches):
+        state = new_match(MatchConfig(seats=seats, manches=2), f"{seed}/{index}")
+        while not state.finished:
+            yield state
+            state, _ = apply(state, rng.choice(legal_actions(state)))

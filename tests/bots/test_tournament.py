@@ -1,0 +1,31 @@
+"""The tournament command runs end to end on a tiny number of matches."""
+
+from __future__ import annotations
+
+import pytest
+
+from yanniv.bots.tournament import run_tournament, wilson
+from yanniv.cli import main
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(40, 100)
+    assert 0.30 < low < 0.40 < high < 0.50
+    assert wilson(0, 10)[0] == 0.0
+
+
+def test_tournament_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([
+        "tournament", "--seats", "3", "--matches", "3", "--manches", "1",
+        "--policies", "moyen,facile,facile", "--seed", "4", "--workers", "1",
+    ])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "moyen" in out and "facile" in out and "95% CI" in out
+
+
+def test_tournament_rotates_seats_and_counts_every_match() -> None:
+    report = run_tournament(["facile", "moyen"], matches=4, seed=2, manches=1, workers=2)
+    rows = report["by_policy"]
+    assert rows["facile"]["wins"] + rows["moyen"]["wins"] == 4
+    assert rows["moyen"]["decisions"] > 0 and rows["moyen"]["p99_ms"] >= 0
