@@ -129,7 +129,8 @@ def test_real_server_and_clients(live_server: str) -> None:
         http.patch(f"/api/rooms/{host['code']}/settings", json={"manches": 1},
                    headers={"X-Seat-Token": host["token"]})
         http.post(f"/api/rooms/{host['code']}/start", headers={"X-Seat-Token": host["token"]})
-    sockets = [connect(f"ws://{live_server}/ws/{host['code']}?token={t}")
+    stack = contextlib.ExitStack()
+    sockets = [stack.enter_context(connect(f"ws://{live_server}/ws/{host['code']}?token={t}"))
                for t in (host["token"], other["token"])]
     rng = random.Random(9)
     latest: list[dict[str, Any]] = [{}, {}]
@@ -156,5 +157,4 @@ def test_real_server_and_clients(live_server: str) -> None:
             version += 1
         assert sorted(states[0]["view"]["ranking"]) == [0, 1]
     finally:
-        for ws in sockets:
-            ws.close()
+        stack.close()
