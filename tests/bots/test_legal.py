@@ -42,3 +42,12 @@ def test_choose_action_without_memory() -> None:
         assert seat is not None
         seen = view(state, seat)
         assert choose_action("moyen", seen) in seen.legal_actions
+
+
+def test_human_delay_is_short_but_not_instant() -> None:
+    from yanniv.bots import human_delay
+
+    for state in random_states(seed=2, matches=1, seats=2):
+        seat = state.to_act
+        assert seat is not None
+        assert 0.2 <= human_delay(view(state, seat)) <= 2.5

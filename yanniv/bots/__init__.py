@@ -4,7 +4,8 @@ Server integration, all a room needs:
 
     bot = make_bot("moyen", seat, seed)       # once, when the bot takes the seat
     bot.observe(redacted_events)              # after every apply (events as redacted for seat)
-    action = choose_action("moyen", view(state, seat), bot)   # when state.to_act == seat
+    await asyncio.sleep(human_delay(seen))    # when state.to_act == seat, seen = view(...)
+    action = choose_action("moyen", seen, bot)   # in a worker thread: difficile searches
 
 `choose_action` never sees the state; `memory` is the seat's `Bot` (its card tracking).
 """
@@ -12,11 +13,12 @@ Server integration, all a room needs:
 from __future__ import annotations
 
 from yanniv.bots.base import Bot
+from yanniv.bots.pace import human_delay
 from yanniv.bots.registry import LEVELS, make_bot
 from yanniv.engine.actions import Action
 from yanniv.engine.view import MatchView
 
-__all__ = ["LEVELS", "Bot", "choose_action", "make_bot"]
+__all__ = ["LEVELS", "Bot", "choose_action", "human_delay", "make_bot"]
 
 
 def choose_action(level: str, view: MatchView, memory: Bot | None = None) -> Action:
