@@ -45,6 +45,7 @@ def run_simulation(
     wins: Counter[str] = Counter()
     actions = 0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     for index in range(matches):
         match_seed = f"{seed}/{index}"
         players: list[Policy] = [
@@ -61,6 +62,7 @@ def run_simulation(
         wins[names[state.ranking[0]]] += 1
         counts["manches"] += len(state.manche_history)
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     calls = counts["yanniv_calls"]
     return {
         "seats": seats,
@@ -68,7 +70,10 @@ def run_simulation(
         "seed": seed,
         "policies": names,
         "seconds": round(elapsed, 3),
+        "cpu_seconds": round(cpu, 3),
         "matches_per_s": round(matches / elapsed, 1),
+        # CPU time of this one process: steadier than wall time on a busy machine.
+        "matches_per_cpu_s": round(matches / cpu, 1) if cpu else None,
         "actions_per_s": round(actions / elapsed, 1),
         "mean_manches": round(counts["manches"] / matches, 3),
         "mean_turns_per_match": round(counts["turns"] / matches, 2),

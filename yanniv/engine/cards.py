@@ -38,6 +38,11 @@ class Card:
     rank: int
     suit: Suit
     key: int = field(init=False, repr=False)
+    #: Points in hand: Ace 1, 2-10 face value, figures 10.
+    value: int = field(init=False, repr=False)
+    colour: Colour = field(init=False, repr=False)
+    is_power: bool = field(init=False, repr=False)
+    code: str = field(init=False, repr=False)
 
     def __new__(cls, rank: int, suit: Suit) -> Card:
         interned = _INTERNED.get((rank, suit))
@@ -50,7 +55,14 @@ class Card:
         return card
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "key", self.rank * 4 + SUITS.index(self.suit))
+        # Precomputed once per card (there are 52): read on every action, so plain slots
+        # rather than properties.
+        set_ = object.__setattr__
+        set_(self, "key", self.rank * 4 + SUITS.index(self.suit))
+        set_(self, "value", self.rank if self.rank < 10 else 10)
+        set_(self, "colour", "red" if self.suit in ("H", "D") else "black")
+        set_(self, "is_power", self.rank in POWER_RANKS)
+        set_(self, "code", RANK_CODES[self.rank - 1] + self.suit)
 
     def __reduce__(self) -> tuple:
         return (Card, (self.rank, self.suit))
@@ -66,23 +78,6 @@ class Card:
 
     def __ge__(self, other: Card) -> bool:
         return self.key >= other.key
-
-    @property
-    def value(self) -> int:
-        """Points in hand: Ace 1, 2-10 face value, figures 10."""
-        return self.rank if self.rank < 10 else 10
-
-    @property
-    def colour(self) -> Colour:
-        return "red" if self.suit in ("H", "D") else "black"
-
-    @property
-    def is_power(self) -> bool:
-        return self.rank in POWER_RANKS
-
-    @property
-    def code(self) -> str:
-        return RANK_CODES[self.rank - 1] + self.suit
 
     @property
     def label_fr(self) -> str:
