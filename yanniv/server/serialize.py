@@ -35,18 +35,31 @@ def _set(value: Any) -> list[Any]:
     return sorted(fast_wire(item) for item in value)
 
 
-def _field_expr(name: str, hint: Any) -> str:
-    """Python source converting `v.<name>` given its annotation (generic when unsure)."""
-    access = f"v.{name}"
+def _field_expr(name: str, hint: Any, env: dict[str, Any]) -> str:
+    """Python source converting `v.<name>` given its annotation (generic when unsure); `env`
+    receives the converters of nested dataclasses the source refers to."""
+    return _expr(f"v.{name}", hint, env, 0)
+
+
+def _expr(access: str, hint: Any, env: dict[str, Any], depth: int) -> str:
     if hint in (int, str, bool, float) or _is_scalar_union(hint):
         return access
     if hint is Card:
         return f"{access}.code"
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        key = f"c_{hint.__name__}_{id(hint)}"
+        env[key] = _CONVERTERS.get(hint) or _CONVERTERS.setdefault(hint, _converter(hint))
+        return f"{key}({access})"
     args = typing.get_args(hint)
-    if typing.get_origin(hint) is tuple and args == (Card, Ellipsis):
-        return f"[c.code for c in {access}]"
-    if _is_optional(hint, Card):
-        return f"(None if {access} is None else {access}.code)"
+    origin = typing.get_origin(hint)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = f"i{depth}"
+        inner = _expr(item, args[0], env, depth + 1)
+        return f"list({access})" if inner == item else f"[{inner} for {item} in {access}]"
+    if origin in (types.UnionType, typing.Union) and len(args) == 2 and type(None) in args:
+        other = args[0] if args[1] is type(None) else args[1]
+        inner = _expr(access, other, env, depth)
+        return access if inner == access else f"(None if {access} is None else {inner})"
     return f"fw({access})"
 
 
@@ -60,12 +73,6 @@ def _is_scalar_union(hint: Any) -> bool:
     )
 
 
-def _is_optional(hint: Any, cls: type) -> bool:
-    origin = typing.get_origin(hint)
-    args = set(typing.get_args(hint))
-    return origin in (types.UnionType, typing.Union) and args == {cls, type(None)}
-
-
 def _dataclass_converter(cls: type, overrides: dict[str, str] | None = None) -> _Converter:
     """Generate `lambda v, sh=None: {...}` for a dataclass, so each field costs no dispatch
     when its annotation says it is a scalar or cards; `overrides` replaces fields' source."""
@@ -75,11 +82,12 @@ def _dataclass_converter(cls: type, overrides: dict[str, str] | None = None) -> 
         hints = {}
     tag = cls.__name__ if issubclass(cls, Event) or cls.__name__ in ACTION_TYPES else None
     parts = [f"'type': {tag!r}"] if tag else []
+    env: dict[str, Any] = {"fw": fast_wire}
     for f in dataclasses.fields(cls):
-        expr = (overrides or {}).get(f.name) or _field_expr(f.name, hints.get(f.name, Any))
+        expr = (overrides or {}).get(f.name) or _field_expr(f.name, hints.get(f.name, Any), env)
         parts.append(f"{f.name!r}: {expr}")
     source = "lambda v, sh=None: {" + ", ".join(parts) + "}"
-    return eval(source, {"fw": fast_wire})
+    return eval(source, env)
 
 
 def _converter(cls: type) -> _Converter:

@@ -1,0 +1,137 @@
+"""Server CPU per action, in process: the real room code path with fake sockets.
+
+    python scripts/bench_server.py [--matches 3] [--seats 4] [--database-url URL]
+
+Prints, per action: engine `apply`; views + events serialized for every seat (orjson);
+the whole `Rooms.act` on the event-loop thread (checks, apply, views, queueing — what the
+loop spends besides waiting for the database); the database write (wall time, in the DB
+thread); and the process CPU including the database thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+from yanniv.engine import MatchConfig, apply, legal_actions, view
+from yanniv.engine.setup import start_match
+from yanniv.policies import default_action
+from yanniv.server.rooms import Rooms
+from yanniv.server.serialize import ViewEncoder, events_wire
+from yanniv.server.settings import Settings
+from yanniv.wire import action_to_wire
+
+
+class FakeSocket:
+    """Stands for a connection: records what would be sent."""
+
+    def __init__(self, seat: Any) -> None:
+        self.seat = seat
+        self.sent = 0
+        self.last = ""
+
+    @property
+    def seat_index(self) -> int | None:
+        return self.seat.seat
+
+    def send(self, text: str) -> None:
+        self.sent += 1
+        self.last = text
+
+    def close(self, code: int) -> None:
+        pass
+
+
+def bench_engine(seats: int, matches: int) -> tuple[float, float, int]:
+    import orjson
+
+    apply_s = views_s = 0.0
+    actions = 0
+    for m in range(matches):
+        state, _ = start_match(MatchConfig(seats=seats), f"bench-{m}")
+        encoder = ViewEncoder()
+        while not state.finished:
+            action = default_action(state)
+            t0 = time.perf_counter()
+            state, events = apply(state, action)
+            t1 = time.perf_counter()
+            for seat in range(seats):
+                orjson.dumps({"view": encoder.view(view(state, seat)),
+                              "events": events_wire(events, seat)})
+            t2 = time.perf_counter()
+            apply_s += t1 - t0
+            views_s += t2 - t1
+            actions += 1
+    return apply_s / actions, views_s / actions, actions
+
+
+async def bench_rooms(seats: int, matches: int, url: str) -> dict[str, float]:
+    settings = Settings(database_url=url)
+    from yanniv.db.session import Database
+
+    db = Database(url)
+    await db.run(db.upgrade)
+    rooms = Rooms(db, settings)
+    loop_cpu: list[float] = []
+    walls: list[float] = []
+    cpu0 = time.process_time()
+    count = 0
+    for m in range(matches):
+        room, host, _ = await rooms.create(f"Hôte{m}", False, None)
+        seat_objs = [host]
+        for n in range(1, seats):
+            seat, _ = await rooms.join(room, f"J{m}x{n}", None)
+            seat_objs.append(seat)
+        sockets = [FakeSocket(s) for s in seat_objs]
+        room.connections.update(sockets)  # type: ignore[arg-type]
+        await rooms.start(room, host)
+        rng = random.Random(m)
+        while not room.match.state.finished:
+            state = room.match.state
+            legal = legal_actions(state)
+            action = default_action(state) if rng.random() < 0.9 else rng.choice(legal)
+            actor = sockets[state.to_act]
+            t0 = time.thread_time()
+            w0 = time.perf_counter()
+            await rooms.act(room, actor.seat, f"id{count}", room.version,
+                            action_to_wire(action), actor)  # type: ignore[arg-type]
+            walls.append(time.perf_counter() - w0)
+            loop_cpu.append(time.thread_time() - t0)
+            count += 1
+    total_cpu = time.process_time() - cpu0
+    rooms.close()
+    db.close()
+    return {
+        "actions": count,
+        "loop_cpu_ms": mean(loop_cpu) * 1000,
+        "wall_ms": mean(walls) * 1000,
+        "process_cpu_ms": total_cpu / count * 1000,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--database-url", default=None)
+    args = parser.parse_args()
+    apply_s, views_s, actions = bench_engine(args.seats, args.matches)
+    print(f"engine apply:                 {apply_s * 1e6:8.1f} µs/action ({actions} actions)")
+    print(f"views+events, {args.seats} seats, orjson: {views_s * 1e6:8.1f} µs/action")
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.database_url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        figures = asyncio.run(bench_rooms(args.seats, args.matches, url))
+    print(f"Rooms.act, event-loop CPU:    {figures['loop_cpu_ms'] * 1000:8.1f} µs/action "
+          f"({figures['actions']} actions, database: {url.split(':')[0]})")
+    print(f"Rooms.act, wall (with write): {figures['wall_ms'] * 1000:8.1f} µs/action")
+    print(f"process CPU incl. DB thread:  {figures['process_cpu_ms'] * 1000:8.1f} µs/action")
+
+
+if __name__ == "__main__":
+    main()
