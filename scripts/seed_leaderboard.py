@@ -453,6 +453,14 @@ def main(argv: list[str] | None = None) -> int:
         write_postgres(engine, d)
     else:
         write_sqlite(engine, d)
+    with engine.begin() as conn:  # the leaderboard's page counts
+        conn.execute(
+            text(
+                "UPDATE profile_counts SET profiles = (SELECT COUNT(*) FROM profiles), "
+                "rated_profiles = (SELECT COUNT(*) FROM profiles WHERE matches_played >= 5) "
+                "WHERE id = 1"
+            )
+        )
     print(f"done in {time.perf_counter() - t0:.1f} s")
     engine.dispose()
     return 0

@@ -54,6 +54,15 @@ def upgrade() -> None:
     op.create_index("ix_profiles_wins", "profiles", [sa.text("matches_won DESC"), "id"])
     op.create_index("ix_profiles_matches", "profiles", [sa.text("matches_played DESC"), "id"])
 
+    counts = op.create_table(
+        "profile_counts",
+        sa.Column("id", sa.SmallInteger(), autoincrement=False, nullable=False),
+        sa.Column("profiles", sa.Integer(), nullable=False),
+        sa.Column("rated_profiles", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("id", name="pk_profile_counts"),
+    )
+    op.bulk_insert(counts, [{"id": 1, "profiles": 0, "rated_profiles": 0}])
+
     op.create_table(
         "profile_owners",
         sa.Column("id", BIG_ID, autoincrement=True, nullable=False),
@@ -150,4 +159,5 @@ def downgrade() -> None:
     op.drop_table("finished_match_players")
     op.drop_table("finished_matches")
     op.drop_table("profile_owners")
+    op.drop_table("profile_counts")
     op.drop_table("profiles")

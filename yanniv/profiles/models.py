@@ -77,6 +77,19 @@ class Profile(Base):
     )
 
 
+class ProfileCounts(Base):
+    """Single row (id 1): how many profiles exist and how many are rated (enough matches).
+
+    Kept by `record_finished_match` so leaderboard pages need no COUNT over 100,000 rows.
+    """
+
+    __tablename__ = "profile_counts"
+
+    id: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    profiles: Mapped[int] = mapped_column(Integer, default=0)
+    rated_profiles: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class ProfileOwner(Base):
     """One browser secret (hashed) proving ownership of a profile; a profile may have several."""
 

@@ -1,7 +1,9 @@
 """Ratings as shown to players, and the leaderboard queries.
 
-Every leaderboard sort reads one index of `profiles` (see models.py) with LIMIT/OFFSET, plus
-one COUNT for the number of pages: two queries per page whatever the number of profiles.
+Every leaderboard sort reads one index of `profiles` (see models.py): the page's ids come from
+an index-only scan with LIMIT/OFFSET, then only those 50 rows are fetched (a "deferred join",
+so deep pages do not read every skipped row). The number of pages comes from the one-row
+`profile_counts`, not from a COUNT over every profile.
 """
 
 from __future__ import annotations
@@ -9,10 +11,10 @@ from __future__ import annotations
 import math
 from urllib.parse import quote
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from yanniv.profiles.models import MIN_RATED_MATCHES, Profile
+from yanniv.profiles.models import MIN_RATED_MATCHES, Profile, ProfileCounts
 from yanniv.profiles.schemas import LeaderboardEntry, LeaderboardPage, RatingOut, SortKey
 
 PER_PAGE = 50
@@ -47,13 +49,28 @@ def _filter(sort: SortKey) -> list:
     return [Profile.matches_played >= MIN_RATED_MATCHES] if sort == "rating" else []
 
 
+def _total(session: Session, sort: SortKey) -> int:
+    counts = session.get(ProfileCounts, 1)
+    if counts is None:  # not expected: migration 0002 inserts the row
+        where = _filter(sort)
+        return session.execute(select(func.count()).select_from(Profile).where(*where)).scalar_one()
+    return counts.rated_profiles if sort == "rating" else counts.profiles
+
+
 def leaderboard(
     session: Session, sort: SortKey = "rating", page: int = 1, per_page: int = PER_PAGE
 ) -> LeaderboardPage:
     """One page of the leaderboard; `page` is 1-based and clamped to at least 1."""
     page = max(page, 1)
-    where = _filter(sort)
-    total = session.execute(select(func.count()).select_from(Profile).where(*where)).scalar_one()
+    total = _total(session, sort)
+    ids = (
+        select(Profile.id)
+        .where(*_filter(sort))
+        .order_by(*_ORDER[sort])
+        .limit(per_page)
+        .offset((page - 1) * per_page)
+        .subquery()
+    )
     rows = session.execute(
         select(
             Profile.pseudo,
@@ -63,10 +80,8 @@ def leaderboard(
             Profile.matches_played,
             Profile.matches_won,
         )
-        .where(*where)
+        .join(ids, ids.c.id == Profile.id)
         .order_by(*_ORDER[sort])
-        .limit(per_page)
-        .offset((page - 1) * per_page)
     ).all()
     first = (page - 1) * per_page + 1
     return LeaderboardPage(
@@ -98,15 +113,15 @@ def rating_position(session: Session, profile: Profile) -> int | None:
     """
     if profile.matches_played < MIN_RATED_MATCHES:
         return None
+    # Two range conditions rather than one OR, so each is an index-only count.
     ahead = session.execute(
         select(func.count())
         .select_from(Profile)
-        .where(
-            *_filter("rating"),
-            or_(
-                Profile.ordinal > profile.ordinal,
-                and_(Profile.ordinal == profile.ordinal, Profile.id < profile.id),
-            ),
-        )
+        .where(*_filter("rating"), Profile.ordinal > profile.ordinal)
     ).scalar_one()
-    return ahead + 1
+    tied = session.execute(
+        select(func.count())
+        .select_from(Profile)
+        .where(*_filter("rating"), Profile.ordinal == profile.ordinal, Profile.id < profile.id)
+    ).scalar_one()
+    return ahead + tied + 1

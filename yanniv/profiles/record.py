@@ -10,16 +10,18 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from yanniv.profiles.identity import hash_secret, pseudo_key
 from yanniv.profiles.models import (
+    MIN_RATED_MATCHES,
     FinishedMancheRow,
     FinishedMatchPlayer,
     FinishedMatchRow,
     Profile,
+    ProfileCounts,
     ProfileOwner,
 )
 from yanniv.profiles.rating_model import ordinal, rate
@@ -224,6 +226,8 @@ def record_finished_match(session: Session, match: FinishedMatch) -> int:
     ranks = match_ranks(match)
     linked = _link_profiles(session, match, now) if match.rated else {}
     session.flush()
+    created = sum(p.matches_played == 0 for p in linked.values())
+    promoted = sum(p.matches_played == MIN_RATED_MATCHES - 1 for p in linked.values())
 
     rated_seats = sorted(linked)
     before = {s: linked[s].ordinal for s in rated_seats}
@@ -265,6 +269,15 @@ def record_finished_match(session: Session, match: FinishedMatch) -> int:
             for p in match.players
         ],
     )
+    if created or promoted:
+        session.execute(
+            update(ProfileCounts)
+            .where(ProfileCounts.id == 1)
+            .values(
+                profiles=ProfileCounts.profiles + created,
+                rated_profiles=ProfileCounts.rated_profiles + promoted,
+            )
+        )
     manche_rows = [r for st in stats.values() for r in st.rows]
     if manche_rows:
         session.execute(insert(FinishedMancheRow), manche_rows)
