@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 PAST_RESULTS = frozenset({"history", "last_result"})
 
@@ -34,6 +35,10 @@ def test_complete_match(client: TestClient, table_cls: Any, seats: int) -> None:
         table.close()
     room = client.get(f"/api/rooms/{table.code}").json()
     assert room["status"] == "finished"
+    # Recorded for profiles in the same transaction that marked the match finished.
+    with client.app.state.db.engine.connect() as conn:
+        rows = conn.execute(text("SELECT status, record_id FROM room_matches")).all()
+    assert len(rows) == 1 and rows[0][0] == "finished" and rows[0][1] is not None
 
 
 def _hidden_from(state: Any, seat: int) -> set[str]:
