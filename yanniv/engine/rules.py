@@ -56,6 +56,10 @@ from yanniv.engine.scoring import end_manche
 from yanniv.engine.state import Constraint, MatchState, Packet, Pending
 
 YANNIV_LIMIT = 5
+#: The two most frequent pending decisions and events, shared (they are immutable values).
+TURN_PENDING = tuple(Pending(kind="turn", seat=seat) for seat in range(4))
+_DRAW_PENDING = tuple(Pending(kind="draw", seat=seat) for seat in range(4))
+_TURN_STARTED = tuple(TurnStarted(seat=seat) for seat in range(4))
 #: How many packets below the Jack's own the first Jack reaches; each extra Jack adds one.
 JACK_REACH = 2
 
@@ -298,7 +302,7 @@ def _start_draw(s: MatchState, events: list[Event]) -> None:
     if s.turn_power == 8:
         _start_powers(s, events)
         return
-    s.pending = Pending(kind="draw", seat=s.turn)
+    s.pending = _DRAW_PENDING[s.turn]
 
 
 def _pop_pile(s: MatchState, count: int, events: list[Event]) -> list[Card]:
@@ -568,8 +572,8 @@ def _end_turn(s: MatchState, events: list[Event]) -> None:
             end_manche(s, events)
             return
         s.yanniv_caller = None
-    s.pending = Pending(kind="turn", seat=nxt)
-    events.append(TurnStarted(seat=nxt))
+    s.pending = TURN_PENDING[nxt]
+    events.append(_TURN_STARTED[nxt])
 
 
 _HANDLERS = {
