@@ -158,3 +158,31 @@ def test_real_server_and_clients(live_server: str) -> None:
         assert sorted(states[0]["view"]["ranking"]) == [0, 1]
     finally:
         stack.close()
+
+
+def test_yanniv_serve_command(tmp_path: Any) -> None:
+    """`yanniv serve --database-url ...` runs the whole app with one command."""
+    import subprocess
+    import sys
+
+    port = _free_port()
+    url = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "yanniv.cli", "serve", "--port", str(port), "--database-url", url],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.time() + 20
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/api/rooms/public", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert time.time() < deadline, "server did not start"
+                time.sleep(0.1)
+        assert response.status_code == 200 and response.json() == []
+        assert (tmp_path / "serve.sqlite3").exists()
+        assert httpx.get(f"http://127.0.0.1:{port}/", timeout=5).status_code == 200
+    finally:
+        process.terminate()
+        process.wait(10)

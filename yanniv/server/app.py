@@ -5,10 +5,8 @@ At start it upgrades the database schema and brings back every room from the dat
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import request_validation_exception_handler
@@ -23,21 +21,15 @@ from yanniv.server.ratelimit import FailureLimiter
 from yanniv.server.rooms import Rooms
 from yanniv.server.settings import Settings
 
-_PACKAGE = Path(__file__).resolve().parents[1]
-
-
-def _module_present(dotted: str) -> bool:
-    """Whether another part's module is written yet (so the app runs while it is built)."""
-    return (_PACKAGE.parent / (dotted.replace(".", "/") + ".py")).exists()
-
 
 def _include_other_parts(app: FastAPI) -> None:
-    if _module_present("yanniv.webapp.pages"):
-        pages = importlib.import_module("yanniv.webapp.pages")
-        app.include_router(pages.router)
-        pages.mount_static(app)
-    if _module_present("yanniv.profiles.api"):
-        app.include_router(importlib.import_module("yanniv.profiles.api").router)
+    """The browser pages, static files and profiles, written by the other parts."""
+    from yanniv.profiles import api as profiles_api
+    from yanniv.webapp import pages
+
+    app.include_router(pages.router)
+    pages.mount_static(app)
+    app.include_router(profiles_api.router)
 
 
 async def _game_error(_request: Request, exc: Exception) -> Response:

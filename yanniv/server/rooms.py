@@ -55,6 +55,7 @@ class Rooms:
         self.timers = Timers(self._on_deadline)
         #: Seeds of new matches; tests may replace it to replay a known match.
         self.seed_factory: Callable[[], str] = lambda: secrets.token_hex(8)
+        self._created = 0
 
     # ------------------------------------------------------------ life cycle
 
@@ -62,7 +63,11 @@ class Rooms:
         """Bring back every waiting, playing and recently finished room, replaying match logs."""
         since = _utcnow() - timedelta(hours=self.settings.keep_finished_hours)
         for loaded in await self.db.run(self.store.load, since):
-            room = self._restore(loaded)
+            try:
+                room = self._restore(loaded)
+            except Exception:  # e.g. a log the current rules refuse: keep the others running
+                log.exception("room %s could not be restored", loaded.room["code"])
+                continue
             self.rooms[room.code] = room
             self.timers.arm(room)
         log.info("loaded %d rooms", len(self.rooms))
@@ -129,9 +134,20 @@ class Rooms:
         if refusal:
             raise game_error("pseudo_owned", refusal)
 
+    def _forget_old_rooms(self) -> None:
+        """Drop from memory finished rooms nobody watches any more (they stay in the database)."""
+        limit = _utcnow() - timedelta(hours=self.settings.keep_finished_hours)
+        for code, room in list(self.rooms.items()):
+            if room.status == "finished" and not room.connections and room.updated_at < limit:
+                self.timers.cancel(room)
+                del self.rooms[code]
+
     async def create(self, raw_pseudo: object, public: bool,
                      owner_secret: str | None) -> tuple[Room, Seat, str]:
         pseudo = clean_pseudo(raw_pseudo)
+        self._created += 1
+        if self._created % 256 == 0:
+            self._forget_old_rooms()
         await self._check_pseudo(pseudo, owner_secret)
         now = _utcnow()
         token = new_token()
