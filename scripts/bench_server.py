@@ -83,6 +83,7 @@ async def bench_rooms(seats: int, matches: int, url: str) -> dict[str, float]:
     cpu0 = time.process_time()
     count = 0
     for m in range(matches):
+        rooms.seed_factory = lambda m=m: f"bench-{m}"
         room, host, _ = await rooms.create(f"Hôte{m}", False, None)
         seat_objs = [host]
         for n in range(1, seats):

@@ -10,6 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from yanniv.server.protocol import SERVER_MESSAGE
+
 PAST_RESULTS = frozenset({"history", "last_result"})
 
 
@@ -27,6 +29,10 @@ def test_complete_match(client: TestClient, table_cls: Any, seats: int) -> None:
         assert {tuple(p.last_state["view"]["scores"]) for p in table.players} == {
             tuple(view["scores"])
         }
+        # Every message has the shape of its pydantic model (protocol.py).
+        for player in table.players:
+            for message in player.received:
+                SERVER_MESSAGE.validate_python(message)
         # Each seat's view is its own.
         for player in table.players:
             assert player.last_state["view"]["viewer"] == player.seat

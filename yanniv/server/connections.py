@@ -79,7 +79,6 @@ class Connection:
 
 
 def _error_text(code: str, message: str, message_en: str) -> str:
-    from yanniv.server.protocol import ErrorOut, encode
+    from yanniv.server.protocol import ErrorOut, outgoing
 
-    return encode(ErrorOut.model_construct(id=None, code=code, message=message,
-                                           message_en=message_en))
+    return outgoing(ErrorOut, id=None, code=code, message=message, message_en=message_en)

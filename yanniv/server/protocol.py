@@ -1,8 +1,9 @@
 """Every message of the WebSocket protocol and every HTTP body, as pydantic models.
 
-Incoming messages are validated with these models. Outgoing ones are built with
-`model_construct` (no re-validation of server-made data) and serialized once per recipient
-with orjson by `encode`. `docs/PROTOCOL.md` documents them with examples.
+Incoming messages are validated with these models. Outgoing ones have these models' shapes
+but are written straight to JSON by `outgoing` (orjson, once per recipient): building a
+pydantic object per message would cost more than the rest of an action. Tests validate every
+message a client receives against `SERVER_MESSAGE`. `docs/PROTOCOL.md` has examples.
 """
 
 from __future__ import annotations
@@ -150,12 +151,18 @@ class PresenceOut(BaseModel):
     seats: list[dict[str, Any]]
 
 
-def _model_fields(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        return value.__dict__
-    raise TypeError(f"cannot serialize {type(value).__name__}")
+ServerMessage = Annotated[
+    StateOut | AckOut | ErrorOut | PongOut | PresenceOut, Field(discriminator="type")
+]
+SERVER_MESSAGE: TypeAdapter[StateOut | AckOut | ErrorOut | PongOut | PresenceOut] = TypeAdapter(
+    ServerMessage
+)
+_TYPE_TAGS: dict[type[BaseModel], str] = {
+    model: model.model_fields["type"].default
+    for model in (StateOut, AckOut, ErrorOut, PongOut, PresenceOut)
+}
 
 
-def encode(message: BaseModel) -> str:
-    """One message → JSON text, via orjson (models built with `model_construct` included)."""
-    return orjson.dumps(message, default=_model_fields).decode()
+def outgoing(model: type[BaseModel], **fields: Any) -> str:
+    """JSON text of a server → client message of `model`'s shape (its `type` tag added)."""
+    return orjson.dumps({"type": _TYPE_TAGS[model], **fields}).decode()

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from yanniv.engine import MatchConfig, MatchState, view
 from yanniv.engine.events import Event
 from yanniv.server.connections import Connection
-from yanniv.server.protocol import PresenceOut, RoomSettings, StateOut, encode
+from yanniv.server.protocol import PresenceOut, RoomSettings, StateOut, outgoing
 from yanniv.server.serialize import ViewEncoder, events_wire
 from yanniv.server.tokens import hash_token, same_hash
 
@@ -70,6 +70,14 @@ class Room:
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     encoder: ViewEncoder = field(default_factory=ViewEncoder)
+    _settings_cache: tuple[RoomSettings, dict[str, Any]] | None = None
+
+    def settings_data(self) -> dict[str, Any]:
+        """`settings` as JSON-ready data, dumped once per change of settings (read-only)."""
+        cached = self._settings_cache
+        if cached is None or cached[0] is not self.settings:
+            cached = self._settings_cache = (self.settings, self.settings.model_dump())
+        return cached[1]
 
     # ------------------------------------------------------------ seats
 
@@ -90,7 +98,7 @@ class Room:
     def row(self) -> dict[str, Any]:
         return {
             "code": self.code, "public": self.settings.public, "status": self.status,
-            "host_seat": self.host_seat, "settings": self.settings.model_dump(),
+            "host_seat": self.host_seat, "settings": self.settings_data(),
             "version": self.version, "created_at": self.created_at, "updated_at": self.updated_at,
         }
 
@@ -111,12 +119,14 @@ class Room:
                 }
                 for s in self.seats
             ],
-            "settings": self.settings.model_dump(),
+            "settings": self.settings_data(),
             "your_seat": your_seat,
         }
 
-    def state_text(self, seat: int | None, events: tuple[Event, ...] | list[Event]) -> str:
-        """The `state` message for one seat (or a spectator): its own view, redacted events."""
+    def state_text(self, seat: int | None, events: tuple[Event, ...] | list[Event],
+                   summary: dict[str, Any] | None = None) -> str:
+        """The `state` message for one seat (or a spectator): its own view, redacted events.
+        `summary` is the room summary without `your_seat`, when the caller already has it."""
         view_data = None
         events_data: list[dict[str, Any]] = []
         deadline = None
@@ -126,29 +136,26 @@ class Room:
             )
             events_data = events_wire(events, seat)
             deadline = self.match.deadline_ms
-        return encode(
-            StateOut.model_construct(
-                version=self.version, room=self.summary(seat), view=view_data,
-                events=events_data, deadline=deadline,
-            )
-        )
+        room = self.summary(seat) if summary is None else {**summary, "your_seat": seat}
+        return outgoing(StateOut, version=self.version, room=room, view=view_data,
+                        events=events_data, deadline=deadline)
 
     def broadcast(self, events: tuple[Event, ...] | list[Event] = ()) -> None:
         """Queue the new state to every connection, serialized once per seat."""
         texts: dict[int | None, str] = {}
+        summary = self.summary(None)
         for conn in list(self.connections):
             key = conn.seat_index
             text = texts.get(key)
             if text is None:
-                text = texts[key] = self.state_text(key, events)
+                text = texts[key] = self.state_text(key, events, summary)
             conn.send(text)
 
     def broadcast_presence(self) -> None:
-        text = encode(
-            PresenceOut.model_construct(
-                version=self.version,
-                seats=[{"seat": s.seat, "connected": s.connections > 0} for s in self.seats],
-            )
+        text = outgoing(
+            PresenceOut,
+            version=self.version,
+            seats=[{"seat": s.seat, "connected": s.connections > 0} for s in self.seats],
         )
         for conn in list(self.connections):
             conn.send(text)

@@ -23,7 +23,7 @@ from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
 from yanniv.server.codes import new_code
 from yanniv.server.connections import CLOSE_REMOVED, Connection
 from yanniv.server.errors import GameError, game_error
-from yanniv.server.protocol import AckOut, ErrorOut, RoomSettings, encode
+from yanniv.server.protocol import AckOut, ErrorOut, RoomSettings, outgoing
 from yanniv.server.room import LiveMatch, Room, Seat, new_seat
 from yanniv.server.settings import Settings
 from yanniv.server.store import LoadedRoom, RoomStore
@@ -247,7 +247,7 @@ class Rooms:
     @staticmethod
     def _kick(room: Room, target: Seat) -> None:
         error = game_error("seat_removed")
-        text = encode(ErrorOut.model_construct(id=None, **error.body()))
+        text = outgoing(ErrorOut, id=None, **error.body())
         for conn in list(room.connections):
             if conn.seat is target:
                 conn.send(text)
@@ -314,7 +314,7 @@ class Rooms:
             if match is not None:
                 acked = match.seen.get((seat.seat, client_id))
                 if acked is not None:  # a retry: same answer, not applied again
-                    reply.send(encode(AckOut.model_construct(id=client_id, version=acked)))
+                    reply.send(outgoing(AckOut, id=client_id, version=acked))
                     return
             if room.status != "playing" or match is None:
                 raise game_error("not_playing")
@@ -331,7 +331,7 @@ class Rooms:
             except IllegalActionError as exc:
                 raise GameError(exc.code, exc.message, exc.message_en, 409) from None
             await self._commit(room, match, new_state, events, action, seat.seat, client_id)
-            reply.send(encode(AckOut.model_construct(id=client_id, version=room.version)))
+            reply.send(outgoing(AckOut, id=client_id, version=room.version))
             room.broadcast(events)
 
     async def _commit(self, room: Room, match: LiveMatch, new_state: Any,

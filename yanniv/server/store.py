@@ -11,13 +11,29 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Engine, Table, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from yanniv.profiles.types import FinishedMatch
 from yanniv.server.models import RoomActionRow, RoomMatchRow, RoomRow, RoomSeatRow
 
 log = logging.getLogger(__name__)
+_ACTIONS: Table = RoomActionRow.__table__  # type: ignore[assignment]
+_MATCHES: Table = RoomMatchRow.__table__  # type: ignore[assignment]
+_ROOMS: Table = RoomRow.__table__  # type: ignore[assignment]
+_ROOM_FIELDS = ("public", "status", "host_seat", "settings", "version", "updated_at")
+# Statements of the per-action write, built once (building them costs more than running them).
+_INSERT_ACTION = insert(_ACTIONS)
+_SET_DEADLINE = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("b_id"))
+    .values(deadline_ms=bindparam("b_deadline_ms"))
+)
+_SET_ROOM = (
+    update(_ROOMS)
+    .where(_ROOMS.c.code == bindparam("b_code"))
+    .values({name: bindparam(f"b_{name}") for name in _ROOM_FIELDS})
+)
 
 
 @dataclass
@@ -44,8 +60,7 @@ class LoadedRoom:
 
 
 def _room_values(room: dict[str, Any]) -> dict[str, Any]:
-    keys = ("public", "status", "host_seat", "settings", "version", "updated_at")
-    return {key: room[key] for key in keys}
+    return {key: room[key] for key in _ROOM_FIELDS}
 
 
 class RoomStore:
@@ -53,6 +68,7 @@ class RoomStore:
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
+        self.engine: Engine = sessions.kw["bind"]
 
     # ------------------------------------------------------------ pseudos (profiles)
 
@@ -114,20 +130,28 @@ class RoomStore:
         finished: FinishedMatch | None,
     ) -> int | None:
         """Log one action, the room's new version and deadline; on the last action, mark the
-        match finished and record it for profiles in the same transaction (returns its id)."""
+        match finished and record it for profiles in the same transaction (returns its id).
+
+        Core statements on a plain connection (no ORM session) except for the last action,
+        whose record needs a session: this runs for every action."""
+        if finished is None:
+            with self.engine.begin() as conn:
+                conn.execute(_INSERT_ACTION, {"match_id": match_id, **action})
+                conn.execute(_SET_DEADLINE, {"b_id": match_id, "b_deadline_ms": deadline_ms})
+                conn.execute(_SET_ROOM, {"b_code": room["code"],
+                                         **{f"b_{k}": v for k, v in _room_values(room).items()}})
+            return None
         with self.sessions.begin() as session:
-            session.add(RoomActionRow(match_id=match_id, **action))
+            session.execute(insert(_ACTIONS).values(match_id=match_id, **action))
             values: dict[str, Any] = {"deadline_ms": deadline_ms}
             record_id = None
             if finished is not None:
                 values.update(status="finished", finished_at=finished.finished_at)
                 record_id = self._record(session, finished)
                 values["record_id"] = record_id
+            session.execute(update(_MATCHES).where(_MATCHES.c.id == match_id).values(**values))
             session.execute(
-                update(RoomMatchRow).where(RoomMatchRow.id == match_id).values(**values)
-            )
-            session.execute(
-                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
+                update(_ROOMS).where(_ROOMS.c.code == room["code"]).values(**_room_values(room))
             )
             return record_id
 

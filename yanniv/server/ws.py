@@ -30,7 +30,7 @@ from yanniv.server.protocol import (
     ActionIn,
     ErrorOut,
     PongOut,
-    encode,
+    outgoing,
 )
 from yanniv.server.ratelimit import FailureLimiter, TokenBucket
 from yanniv.server.room import Room
@@ -39,11 +39,11 @@ from yanniv.server.settings import Settings
 
 log = logging.getLogger(__name__)
 router = APIRouter()
-PONG = encode(PongOut.model_construct())
+PONG = outgoing(PongOut)
 
 
 def error_text(error: GameError, message_id: str | None = None) -> str:
-    return encode(ErrorOut.model_construct(id=message_id, **error.body()))
+    return outgoing(ErrorOut, id=message_id, **error.body())
 
 
 async def _refuse(ws: WebSocket, error: GameError, code: int) -> None:
