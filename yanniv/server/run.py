@@ -7,13 +7,13 @@ import logging
 import uvicorn
 
 from yanniv.server.app import create_app
+from yanniv.server.logs import redact_tokens
 from yanniv.server.settings import Settings
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
     settings = Settings(database_url=database_url) if database_url else Settings()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
@@ -22,3 +22,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
         proxy_headers=True,
         log_level="info",
     )
+    # After uvicorn configured its loggers: seat tokens travel in socket URLs.
+    redact_tokens("uvicorn.error", "uvicorn.access")
+    logging.getLogger("yanniv").setLevel(logging.INFO)
+    uvicorn.Server(config).run()
