@@ -24,14 +24,21 @@ from websockets.sync.client import connect
 def test_public_rooms_listed_while_waiting(client: TestClient) -> None:
     public = client.post("/api/rooms", json={"pseudo": "Léa", "public": True}).json()
     client.post("/api/rooms", json={"pseudo": "Max"})  # private
-    listed = client.get("/api/rooms/public").json()
+    assert client.get("/api/rooms/public").json() == []  # nobody connected yet
+    with client.websocket_connect(f"/ws/{public['code']}?token={public['token']}") as ws:
+        ws.receive_json()
+        listed = client.get("/api/rooms/public").json()
+    assert client.get("/api/rooms/public").json() == []  # the host left
     assert [r["code"] for r in listed] == [public["code"]]
     assert listed[0]["host"] == "Léa"
     assert (listed[0]["seats_taken"], listed[0]["seats_free"]) == (1, 3)
     client.post(f"/api/rooms/{public['code']}/join", json={"pseudo": "Bob"})
-    client.post(f"/api/rooms/{public['code']}/start",
-                headers={"X-Seat-Token": public["token"]})
-    assert client.get("/api/rooms/public").json() == []
+    with client.websocket_connect(f"/ws/{public['code']}?token={public['token']}") as ws:
+        ws.receive_json()
+        assert client.get("/api/rooms/public").json()[0]["seats_taken"] == 2
+        client.post(f"/api/rooms/{public['code']}/start",
+                    headers={"X-Seat-Token": public["token"]})
+        assert client.get("/api/rooms/public").json() == []
 
 
 def test_owner_cookie_set_once(client: TestClient) -> None:

@@ -111,9 +111,11 @@ class Rooms:
         return self.rooms.get(code)
 
     def public_rooms(self) -> list[dict[str, Any]]:
+        """Public rooms waiting for players, with a free seat and someone connected."""
         waiting = [
             r for r in self.rooms.values()
             if r.settings.public and r.status == "waiting" and len(r.seats) < MAX_SEATS
+            and any(s.connections for s in r.seats)  # someone is there to play with
         ]
         waiting.sort(key=lambda r: r.created_at, reverse=True)
         return [
