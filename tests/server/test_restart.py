@@ -123,3 +123,22 @@ def test_duplicate_action_id_after_restart(app_factory: Callable[..., FastAPI], 
         assert player.act(action, state["version"], action_id="once") == first
         assert app2.state.rooms.get(table.code).match.state.step == step
         table.close()
+
+
+def test_waiting_room_survives_restart(app_factory: Callable[..., FastAPI]) -> None:
+    app1 = app_factory()
+    with TestClient(app1) as client:
+        host = client.post("/api/rooms", json={"pseudo": "Léa", "public": True}).json()
+        bob = client.post(f"/api/rooms/{host['code']}/join", json={"pseudo": "Bob"}).json()
+        client.patch(f"/api/rooms/{host['code']}/settings", json={"manches": 4},
+                     headers={"X-Seat-Token": host["token"]})
+        before = client.get(f"/api/rooms/{host['code']}",
+                            headers={"X-Seat-Token": bob["token"]}).json()
+    with TestClient(app_factory()) as client:
+        after = client.get(f"/api/rooms/{host['code']}",
+                           headers={"X-Seat-Token": bob["token"]}).json()
+        assert after == before and after["your_seat"] == 1
+        started = client.post(f"/api/rooms/{host['code']}/start",
+                              headers={"X-Seat-Token": host["token"]})
+        assert started.json()["status"] == "playing"
+        assert started.json()["version"] == before["version"] + 1
