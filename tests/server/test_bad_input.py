@@ -147,6 +147,8 @@ HTTP_CASES: list[tuple[str, str, str, Any, str | None, int, str]] = [
     ("remove the host", "delete", "/seats/0", None, "host", 409, "cannot_remove_host"),
     ("remove empty seat", "delete", "/seats/3", None, "host", 404, "seat_not_found"),
     ("rematch while waiting", "post", "/rematch", None, "host", 409, "not_finished"),
+    ("huge body", "patch", "/settings", {"x": "y" * 20000}, "host", 413, "request_too_large"),
+    ("body not an object", "patch", "/settings", [1, 2], "host", 422, "invalid_request"),
 ]
 
 
@@ -182,3 +184,26 @@ def test_wrong_codes_are_rate_limited(app_factory: Callable[..., FastAPI]) -> No
         assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
         with client.websocket_connect(f"/ws/{code}") as ws:
             assert ws.receive_json()["code"] == "rate_limited"
+
+
+def test_database_failure_changes_nothing(client: TestClient, table_cls: Any,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the action cannot be written, it is not played: error to the sender, state intact."""
+    table = table_cls(client, 2)
+    try:
+        table.connect()
+        actor, _other, state = _acting(table)
+        rooms = client.app.state.rooms
+        before = rooms.get(table.code).match.state
+
+        def broken(*_args: Any) -> None:
+            raise RuntimeError("disk full")
+
+        monkeypatch.setattr(rooms.store, "append_action", broken)
+        answer = actor.act(state["view"]["legal_actions"][0], state["version"])
+        assert answer["code"] == "server_error"
+        assert rooms.get(table.code).match.state is before
+        monkeypatch.undo()
+        assert table.step(random.Random(3))
+    finally:
+        table.close()

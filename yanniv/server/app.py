@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from yanniv.db.session import Database
 from yanniv.server import http_rooms, ws
 from yanniv.server.errors import GameError, game_error
+from yanniv.server.limits import BodyLimitMiddleware
 from yanniv.server.owner import OwnerCookieMiddleware
 from yanniv.server.ratelimit import FailureLimiter
 from yanniv.server.rooms import Rooms
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rooms = rooms
     app.state.code_limiter = FailureLimiter(settings.wrong_code_limit, settings.wrong_code_window)
     app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_exception_handler(GameError, _game_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.include_router(http_rooms.router)

@@ -78,6 +78,11 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Requête invalide : {detail}",
         "Invalid request: {detail}",
     ),
+    "request_too_large": (
+        413,
+        "Requête trop grande (au plus {detail} octets).",
+        "Request too large (at most {detail} bytes).",
+    ),
     # WebSocket-only errors.
     "bad_json": (400, "Message illisible : ce n'est pas du JSON.", "Unreadable message: not JSON."),
     "unknown_type": (

@@ -22,6 +22,8 @@ class Settings(BaseSettings):
     timer_scale: float = 1.0
     #: Largest WebSocket message accepted from a client, in bytes.
     max_message_bytes: int = 4096
+    #: Largest HTTP request body accepted by the room API, in bytes.
+    max_body_bytes: int = 16384
     #: Flood protection per socket: sustained messages per second, and the burst allowed.
     flood_rate: float = 10.0
     flood_burst: int = 40
