@@ -11,7 +11,7 @@ import contextlib
 import logging
 
 import orjson
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from yanniv.server.codes import normalize_code
@@ -85,6 +85,10 @@ async def room_socket(ws: WebSocket, code: str, token: str | None = None) -> Non
     reader = asyncio.create_task(_read_loop(conn, room, rooms, settings))
     try:
         await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+        if reader.done() and not reader.cancelled() and reader.exception() is not None:
+            exc = reader.exception()
+            if not isinstance(exc, WebSocketDisconnect):
+                log.error("room %s: socket reader failed", room.code, exc_info=exc)
     finally:
         reader.cancel()
         room.connections.discard(conn)
@@ -149,3 +153,6 @@ async def _handle(conn: Connection, room: Room, rooms: Rooms, raw: str | bytes) 
         await rooms.act(room, conn.seat, parsed.id, parsed.version, parsed.action, conn)
     except GameError as error:
         conn.send(error_text(error, parsed.id))
+    except Exception:  # a bug must cost one refused action, not the connection
+        log.exception("room %s: action failed", room.code)
+        conn.send(error_text(game_error("server_error"), parsed.id))
