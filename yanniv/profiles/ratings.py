@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from urllib.parse import quote
 
-from sqlalchemy import func, select
+from sqlalchemy import func, literal_column, select
 from sqlalchemy.orm import Session
 
 from yanniv.profiles.models import MIN_RATED_MATCHES, Profile, ProfileCounts
@@ -45,8 +45,10 @@ def ratio(part: int, whole: int) -> float | None:
 
 
 def _filter(sort: SortKey) -> list:
-    # Same predicate as the partial index ix_profiles_rating, so the planner can use it.
-    return [Profile.matches_played >= MIN_RATED_MATCHES] if sort == "rating" else []
+    # Same predicate as the partial index ix_profiles_rating, as a literal rather than a bound
+    # parameter: SQLite only uses a partial index when it can prove the WHERE implies it.
+    at_least = literal_column(str(MIN_RATED_MATCHES))
+    return [Profile.matches_played >= at_least] if sort == "rating" else []
 
 
 def _total(session: Session, sort: SortKey) -> int:
@@ -118,6 +120,8 @@ def rating_position(session: Session, profile: Profile) -> int | None:
         select(func.count())
         .select_from(Profile)
         .where(*_filter("rating"), Profile.ordinal > profile.ordinal)
+        # SQLite's planner otherwise picks ix_profiles_matches and reads the table.
+        .with_hint(Profile, "INDEXED BY ix_profiles_rating", "sqlite")
     ).scalar_one()
     tied = session.execute(
         select(func.count())
