@@ -1,6 +1,6 @@
 """Server CPU per action, in process: the real room code path with fake sockets.
 
-    python scripts/bench_server.py [--matches 3] [--seats 4] [--database-url URL]
+    python scripts/bench_server.py [--matches 3] [--seats 4] [--database-url POSTGRES_URL]
 
 Prints, per action: engine `apply`; views + events serialized for every seat (orjson);
 the whole `Rooms.act` on the event-loop thread (checks, apply, views, queueing — what the
@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from statistics import mean
 from typing import Any
@@ -116,17 +119,43 @@ async def bench_rooms(seats: int, matches: int, url: str) -> dict[str, float]:
     }
 
 
+@contextlib.contextmanager
+def scratch_database(server_url: str | None) -> Iterator[str | None]:
+    """For a PostgreSQL URL, a fresh database on that server, dropped afterwards (the
+    benchmark never writes into an existing database)."""
+    if not server_url:
+        yield None
+        return
+    from sqlalchemy import create_engine, text
+
+    from yanniv.db.session import normalize_url
+
+    admin_url = normalize_url(server_url)
+    name = f"yanniv_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield admin_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--database-url", default=None)
+    parser.add_argument("--database-url", default=None,
+                        help="PostgreSQL server URL: a scratch database is created there "
+                             "(default: a temporary SQLite file)")
     args = parser.parse_args()
     apply_s, views_s, actions = bench_engine(args.seats, args.matches)
     print(f"engine apply:                 {apply_s * 1e6:8.1f} µs/action ({actions} actions)")
     print(f"views+events, {args.seats} seats, orjson: {views_s * 1e6:8.1f} µs/action")
-    with tempfile.TemporaryDirectory() as folder:
-        url = args.database_url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+    with tempfile.TemporaryDirectory() as folder, scratch_database(args.database_url) as scratch:
+        url = scratch or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         figures = asyncio.run(bench_rooms(args.seats, args.matches, url))
     print(f"Rooms.act, event-loop CPU:    {figures['loop_cpu_ms'] * 1000:8.1f} µs/action "
           f"({figures['actions']} actions, database: {url.split(':')[0]})")
