@@ -56,7 +56,10 @@ class OwnerCookieMiddleware:
         async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
-                headers.append((b"set-cookie", cookie.encode("latin-1")))
+                # A route may set the cookie itself (profiles' login): its value wins.
+                if not any(name == b"set-cookie" and value.startswith(COOKIE.encode() + b"=")
+                           for name, value in headers):
+                    headers.append((b"set-cookie", cookie.encode("latin-1")))
                 message = {**message, "headers": headers}
             await send(message)
 
