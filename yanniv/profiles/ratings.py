@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from urllib.parse import quote
 
-from sqlalchemy import func, literal_column, select
+from sqlalchemy import func, literal_column, select, text
 from sqlalchemy.orm import Session
 
 from yanniv.profiles.models import MIN_RATED_MATCHES, Profile, ProfileCounts
@@ -116,13 +116,21 @@ def rating_position(session: Session, profile: Profile) -> int | None:
     if profile.matches_played < MIN_RATED_MATCHES:
         return None
     # Two range conditions rather than one OR, so each is an index-only count.
-    ahead = session.execute(
-        select(func.count())
-        .select_from(Profile)
-        .where(*_filter("rating"), Profile.ordinal > profile.ordinal)
-        # SQLite's planner otherwise picks ix_profiles_matches and reads the table.
-        .with_hint(Profile, "INDEXED BY ix_profiles_rating", "sqlite")
-    ).scalar_one()
+    if session.get_bind().dialect.name == "sqlite":
+        # SQLite's planner otherwise picks ix_profiles_matches and reads the whole table.
+        ahead = session.execute(
+            text(
+                "SELECT COUNT(*) FROM profiles INDEXED BY ix_profiles_rating "
+                f"WHERE matches_played >= {MIN_RATED_MATCHES} AND ordinal > :o"
+            ),
+            {"o": profile.ordinal},
+        ).scalar_one()
+    else:
+        ahead = session.execute(
+            select(func.count())
+            .select_from(Profile)
+            .where(*_filter("rating"), Profile.ordinal > profile.ordinal)
+        ).scalar_one()
     tied = session.execute(
         select(func.count())
         .select_from(Profile)
