@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import skip_or_fail
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -61,7 +63,7 @@ def _client() -> list[str] | None:
 def test_compose_config_accepts_the_file() -> None:
     client = _client()
     if client is None:
-        pytest.skip("no Compose client installed (docker compose / docker-compose)")
+        skip_or_fail("no Compose client installed (docker compose / docker-compose)")
     res = subprocess.run(
         [*client, "-f", str(ROOT / "docker-compose.yml"), "config", "-q"],
         capture_output=True,
