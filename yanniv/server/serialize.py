@@ -1,8 +1,8 @@
 """Fast engine values → JSON-ready values for the hot path (every view of every change).
 
-Gives exactly what `yanniv.wire.to_wire` gives (a test pins it) but dispatches on the exact
-type with per-class field lists, and reuses the conversion of the manche history, an
-immutable tuple shared by consecutive states, instead of redoing it on every message.
+Gives exactly what `yanniv.wire.to_wire` gives (a test pins it) but with code generated per
+dataclass from its annotations, and reuses a view field's conversion while its value stays
+the same (most of a view is identical for every seat and from one change to the next).
 """
 
 from __future__ import annotations
@@ -117,30 +117,42 @@ def fast_wire(value: Any) -> Any:
     return convert(value)
 
 
-_SHARED = ("history", "last_result")
-_VIEW_CONVERTER = _dataclass_converter(
-    MatchView, {name: f"sh({name!r}, v.{name})" for name in _SHARED}
-)
+def _view_fields_memoized() -> dict[str, str]:
+    """Every non-scalar field of the view goes through the encoder's memo."""
+    hints = typing.get_type_hints(MatchView)
+    overrides = {}
+    for f in dataclasses.fields(MatchView):
+        hint = hints.get(f.name, Any)
+        if not (hint in (int, str, bool, float) or _is_scalar_union(hint)):
+            overrides[f.name] = f"sh({f.name!r}, v.{f.name})"
+    return overrides
+
+
+_VIEW_CONVERTER = _dataclass_converter(MatchView, _view_fields_memoized())
 
 
 class ViewEncoder:
-    """Converts views of one room, remembering the conversion of the latest history."""
+    """Converts views of one room. Most of a view is the same for every seat and from one
+    change to the next (discard, history, scores…): each field's latest value and its
+    conversion are kept, and reused when the new value is the same object or equal."""
 
-    __slots__ = ("_shared",)
+    __slots__ = ("_memo",)
 
     def __init__(self) -> None:
-        self._shared: dict[str, tuple[Any, Any]] = {}
+        self._memo: dict[str, tuple[Any, Any]] = {}
 
-    def _shared_value(self, name: str, value: Any) -> Any:
-        cached = self._shared.get(name)
-        if cached is None or cached[0] is not value:
-            cached = self._shared[name] = (value, fast_wire(value))
-        return cached[1]
+    def _memoized(self, name: str, value: Any) -> Any:
+        cached = self._memo.get(name)
+        if cached is not None and (cached[0] is value or cached[0] == value):
+            return cached[1]
+        data = fast_wire(value)
+        self._memo[name] = (value, data)
+        return data
 
     def view(self, view: MatchView, show_known_cards: bool = True) -> dict[str, Any]:
-        """The view as JSON-ready data; without `show_known_cards`, opponents' known cards
-        are left out (the room hides them)."""
-        data: dict[str, Any] = _VIEW_CONVERTER(view, self._shared_value)
+        """The view as JSON-ready data (its parts are shared: never modify them); without
+        `show_known_cards`, opponents' known cards are left out (the room hides them)."""
+        data: dict[str, Any] = _VIEW_CONVERTER(view, self._memoized)
         if not show_known_cards:
             data["players"] = [
                 p if p["seat"] == view.viewer else {**p, "known_cards": []}
