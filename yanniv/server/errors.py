@@ -72,6 +72,11 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Le premier joueur choisi n'est pas assis à la table.",
         "The chosen first player is not seated.",
     ),
+    "bad_bot_level": (
+        422,
+        "Niveau d'ordinateur inconnu : choisissez facile, moyen ou difficile.",
+        "Unknown computer level: choose facile, moyen or difficile.",
+    ),
     "bad_setting": (422, "Réglage invalide : {detail}", "Invalid setting: {detail_en}"),
     "invalid_request": (
         422,

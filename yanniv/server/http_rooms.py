@@ -1,4 +1,5 @@
-"""HTTP routes of the rooms: create, list public ones, join, look, settings, remove, start, rematch.
+"""HTTP routes of the rooms: create, list public ones, join, look, settings, add a computer
+player, remove a seat, start, rematch.
 
 Errors are `{"code", "message" (French), "message_en"}` with a fitting HTTP status; a wrong
 room code counts against the caller's IP, and too many of them are refused for a while.
@@ -14,6 +15,7 @@ from yanniv.server.codes import normalize_code
 from yanniv.server.deps import ClientIp, CodeLimiterDep, OwnerSecret, RoomsDep, SeatToken
 from yanniv.server.errors import game_error
 from yanniv.server.protocol import (
+    AddBotIn,
     CreateRoomIn,
     ErrorBody,
     JoinRoomIn,
@@ -91,6 +93,16 @@ async def change_settings(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, i
     room = find_room(rooms, limiter, ip, code)
     seat = require_seat(room, token)
     await rooms.update_settings(room, seat, patch)
+    return _summary(room, seat)
+
+
+@router.post("/{code}/bots")
+async def add_bot(code: str, body: AddBotIn, rooms: RoomsDep, limiter: CodeLimiterDep,
+                  ip: ClientIp, token: SeatToken = None) -> RoomSummary:
+    """The host seats a computer player; removing it is `DELETE .../seats/{seat}`."""
+    room = find_room(rooms, limiter, ip, code)
+    seat = require_seat(room, token)
+    await rooms.add_bot(room, seat, body.level)
     return _summary(room, seat)
 
 

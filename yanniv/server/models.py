@@ -30,7 +30,7 @@ class RoomRow(Base):
 
     code: Mapped[str] = mapped_column(String(12), primary_key=True)
     public: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: waiting | playing | finished
+    #: waiting | playing | finished | closed (only computer players were left; never reloaded)
     status: Mapped[str] = mapped_column(String(16), index=True)
     host_seat: Mapped[int] = mapped_column(Integer, default=0)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -55,6 +55,8 @@ class RoomSeatRow(Base):
     #: The `yanniv_owner` cookie of the browser that took the seat, handed to profiles at the end.
     owner_secret: Mapped[str | None] = mapped_column(String(128), nullable=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: A computer player's level (`facile`, `moyen`, `difficile`); None for a person.
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class RoomMatchRow(Base):
@@ -70,7 +72,7 @@ class RoomMatchRow(Base):
     first_player: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: Seat pseudos at the start, in seat order (the room's seats may change after the match).
     pseudos: Mapped[list[str]] = mapped_column(JSON)
-    #: playing | finished | abandoned
+    #: playing | finished | abandoned (closed with only computer players left)
     status: Mapped[str] = mapped_column(String(16))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

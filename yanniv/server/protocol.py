@@ -37,6 +37,8 @@ class SeatSummary(BaseModel):
     connected: bool
     is_host: bool
     is_bot: bool = False
+    #: A computer player's level (`facile`, `moyen`, `difficile`); null for a person.
+    bot_level: str | None = None
 
 
 class RoomSummary(BaseModel):
@@ -68,6 +70,12 @@ class CreateRoomIn(BaseModel):
 
 class JoinRoomIn(BaseModel):
     pseudo: str
+
+
+class AddBotIn(BaseModel):
+    """The host seats a computer player of this level on the next free seat."""
+
+    level: str = "moyen"
 
 
 class SeatGranted(BaseModel):

@@ -11,31 +11,43 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from yanniv.bots import Bot
 from yanniv.engine import MatchConfig, MatchState, view
 from yanniv.engine.events import Event
 from yanniv.server.connections import Connection
 from yanniv.server.protocol import PresenceOut, RoomSettings, StateOut, outgoing
 from yanniv.server.serialize import ViewEncoder, events_wire
-from yanniv.server.tokens import hash_token, same_hash
+from yanniv.server.tokens import hash_token, new_token, same_hash
 
 Status = Literal["waiting", "playing", "finished"]
 
 
 @dataclass(eq=False)
 class Seat:
-    """A seated player; `seat` may be renumbered while the room waits (a player removed)."""
+    """A seated player; `seat` may be renumbered while the room waits (a player removed).
+
+    A computer player has a `bot_level`; its token hash is of a token nobody was given, and
+    `bot` is its memory during a match (rebuilt from the log after a restart, never stored).
+    """
 
     seat: int
     pseudo: str
     token_hash: str
     owner_secret: str | None
     joined_at: datetime
+    bot_level: str | None = None
     connections: int = 0
+    bot: Bot | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
 
     def row(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "pseudo": self.pseudo, "token_hash": self.token_hash,
             "owner_secret": self.owner_secret, "joined_at": self.joined_at,
+            "bot_level": self.bot_level,
         }
 
 
@@ -93,6 +105,12 @@ class Room:
     def seat_at(self, index: int) -> Seat | None:
         return next((s for s in self.seats if s.seat == index), None)
 
+    def humans_connected(self) -> bool:
+        return any(s.connections > 0 for s in self.seats if not s.is_bot)
+
+    def bot_seats(self) -> list[Seat]:
+        return [s for s in self.seats if s.is_bot]
+
     # ------------------------------------------------------------ snapshots for the store
 
     def row(self) -> dict[str, Any]:
@@ -114,8 +132,10 @@ class Room:
             "host_seat": self.host_seat,
             "seats": [
                 {
-                    "seat": s.seat, "pseudo": s.pseudo, "connected": s.connections > 0,
-                    "is_host": s.seat == self.host_seat, "is_bot": False,
+                    "seat": s.seat, "pseudo": s.pseudo,
+                    "connected": s.connections > 0 or s.is_bot,
+                    "is_host": s.seat == self.host_seat, "is_bot": s.is_bot,
+                    "bot_level": s.bot_level,
                 }
                 for s in self.seats
             ],
@@ -155,7 +175,8 @@ class Room:
         text = outgoing(
             PresenceOut,
             version=self.version,
-            seats=[{"seat": s.seat, "connected": s.connections > 0} for s in self.seats],
+            seats=[{"seat": s.seat, "connected": s.connections > 0 or s.is_bot}
+                   for s in self.seats],
         )
         for conn in list(self.connections):
             conn.send(text)
@@ -165,3 +186,9 @@ def new_seat(seat: int, pseudo: str, token: str, owner_secret: str | None,
              now: datetime) -> Seat:
     return Seat(seat=seat, pseudo=pseudo, token_hash=hash_token(token),
                 owner_secret=owner_secret, joined_at=now)
+
+
+def new_bot_seat(seat: int, pseudo: str, level: str, now: datetime) -> Seat:
+    """A computer player's seat: the hash of a token that is thrown away, so no one holds it."""
+    return Seat(seat=seat, pseudo=pseudo, token_hash=hash_token(new_token()),
+                owner_secret=None, joined_at=now, bot_level=level)

@@ -6,6 +6,7 @@ then commit in memory, re-arm the timer and broadcast. If the write fails, nothi
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable
@@ -20,11 +21,13 @@ from yanniv.engine.actions import Action
 from yanniv.engine.events import Event
 from yanniv.engine.setup import start_match
 from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
+from yanniv.server import bots
+from yanniv.server.bots import BOT_LEVELS, BotTurns, bot_pseudo
 from yanniv.server.codes import new_code
 from yanniv.server.connections import CLOSE_REMOVED, Connection
 from yanniv.server.errors import GameError, game_error
 from yanniv.server.protocol import AckOut, ErrorOut, RoomSettings, outgoing
-from yanniv.server.room import LiveMatch, Room, Seat, new_seat
+from yanniv.server.room import LiveMatch, Room, Seat, new_bot_seat, new_seat
 from yanniv.server.settings import Settings
 from yanniv.server.store import LoadedRoom, RoomStore
 from yanniv.server.timers import Timers, now_ms
@@ -53,6 +56,10 @@ class Rooms:
         self.store = RoomStore(db.sessions)
         self.rooms: dict[str, Room] = {}
         self.timers = Timers(self._on_deadline)
+        self.bot_turns = BotTurns(self._bot_play, settings.bot_delay_scale)
+        #: Rooms with computer players and no person connected: closed when the handle fires.
+        self._deserted: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         #: Seeds of new matches; tests may replace it to replay a known match.
         self.seed_factory: Callable[[], str] = lambda: secrets.token_hex(8)
         self._created = 0
@@ -69,7 +76,8 @@ class Rooms:
                 log.exception("room %s could not be restored", loaded.room["code"])
                 continue
             self.rooms[room.code] = room
-            self.timers.arm(room)
+            self._arm(room)
+            self.watch_humans(room)
         log.info("loaded %d rooms", len(self.rooms))
 
     def _restore(self, loaded: LoadedRoom) -> Room:
@@ -83,7 +91,8 @@ class Rooms:
         m = loaded.match
         if m is not None and room.status != "waiting":
             config = MatchConfig(seats=m.seats, manches=m.manches, first_player=m.first_player)
-            state, _ = start_match(config, m.seed)
+            state, events = start_match(config, m.seed)
+            bots.new_memories(room, m.seed, events)  # bots remember what their seat saw
             match = LiveMatch(
                 id=m.id, seed=m.seed, config=config, state=state, pseudos=m.pseudos,
                 started_at=_aware(m.started_at), deadline_ms=m.deadline_ms,
@@ -91,7 +100,8 @@ class Rooms:
             for step, seat, version, action_data, client_id in m.actions:
                 if step != match.state.step:
                     raise RuntimeError(f"room {room.code}: action log has a gap at step {step}")
-                match.state, _ = apply(match.state, action_from_wire(action_data))
+                match.state, events = apply(match.state, action_from_wire(action_data))
+                bots.observe(room, events)
                 match.log.append(action_data)
                 if client_id is not None:
                     match.seen[(seat, client_id)] = version
@@ -101,6 +111,10 @@ class Rooms:
     def close(self) -> None:
         """Stop timers and tell every socket the server is going away (1012: restart)."""
         self.timers.close()
+        self.bot_turns.close()
+        for handle in self._deserted.values():
+            handle.cancel()
+        self._deserted.clear()
         for room in self.rooms.values():
             for conn in list(room.connections):
                 conn.close(1012)
@@ -141,7 +155,7 @@ class Rooms:
         limit = _utcnow() - timedelta(hours=self.settings.keep_finished_hours)
         for code, room in list(self.rooms.items()):
             if room.status == "finished" and not room.connections and room.updated_at < limit:
-                self.timers.cancel(room)
+                self._disarm(room)
                 del self.rooms[code]
 
     async def create(self, raw_pseudo: object, public: bool,
@@ -187,7 +201,28 @@ class Rooms:
             room.seats.append(seat)
             self._commit_bump(room, snapshot)
             room.broadcast()
+            self.watch_humans(room)  # a host who never connects leaves no room behind
             return seat, token
+
+    async def add_bot(self, room: Room, actor: Seat, level: object) -> Seat:
+        """The host seats a computer player of `level` on the next free seat (room waiting)."""
+        async with room.lock:
+            self._require_host(room, actor)
+            if room.status != "waiting":
+                raise game_error("not_waiting")
+            if not isinstance(level, str) or level not in BOT_LEVELS:
+                raise game_error("bad_bot_level")
+            if len(room.seats) >= MAX_SEATS:
+                raise game_error("room_full")
+            pseudo = bot_pseudo(level, (s.pseudo for s in room.seats))
+            seat = new_bot_seat(len(room.seats), pseudo, level, _utcnow())
+            snapshot = self._bumped(room)
+            await self.db.run(self.store.add_seat, snapshot, seat.row())
+            room.seats.append(seat)
+            self._commit_bump(room, snapshot)
+            room.broadcast()
+            self.watch_humans(room)  # a host who never connects leaves no room behind
+            return seat
 
     def _bumped(self, room: Room, **changes: Any) -> dict[str, Any]:
         """The room's row as it will be after this change (version + 1)."""
@@ -284,8 +319,9 @@ class Rooms:
             room.match = LiveMatch(id=match_id, seed=seed, config=config, state=state,
                                    pseudos=match_row["pseudos"], started_at=now,
                                    deadline_ms=deadline)
+            bots.new_memories(room, seed, events)
             self._commit_bump(room, snapshot)
-            self.timers.arm(room)
+            self._arm(room)
             room.broadcast(events)
 
     async def rematch(self, room: Room, actor: Seat) -> None:
@@ -297,10 +333,19 @@ class Rooms:
             await self.db.run(self.store.update_room, snapshot)
             room.match = None
             self._commit_bump(room, snapshot)
-            self.timers.cancel(room)
+            self._disarm(room)
             room.broadcast()
 
     # ------------------------------------------------------------ play
+
+    def _arm(self, room: Room) -> None:
+        """After every change: the deadline of the seat that must act, and a bot's turn."""
+        self.timers.arm(room)
+        self.bot_turns.schedule(room)
+
+    def _disarm(self, room: Room) -> None:
+        self.timers.cancel(room)
+        self.bot_turns.cancel(room)
 
     def _deadline(self, room: Room, finished: bool) -> int | None:
         seconds = room.settings.timer_seconds
@@ -338,8 +383,9 @@ class Rooms:
 
     async def _commit(self, room: Room, match: LiveMatch, new_state: Any,
                       events: tuple[Event, ...], action: Action, seat: int,
-                      client_id: str | None) -> None:
-        """Persist the action (and the end of the match), then make it the live state."""
+                      client_id: str | None, by_timer: bool | None = None) -> None:
+        """Persist the action (and the end of the match), then make it the live state.
+        `client_id` is None for the timer and for bots (`by_timer` tells them apart)."""
         finished_at = _utcnow() if new_state.finished else None
         deadline = self._deadline(room, new_state.finished)
         wire = action_to_wire(action)
@@ -347,7 +393,8 @@ class Rooms:
         snapshot = self._bumped(room, status="finished" if new_state.finished else room.status)
         row = {
             "step": match.state.step, "seat": seat, "version": version, "action": wire,
-            "client_id": client_id, "by_timer": client_id is None,
+            "client_id": client_id,
+            "by_timer": client_id is None if by_timer is None else by_timer,
             "created_at": snapshot["updated_at"],
         }
         record = (self._finished_match(room, match, new_state, [*match.log, wire], finished_at)
@@ -363,7 +410,8 @@ class Rooms:
         if client_id is not None:
             match.seen[(seat, client_id)] = version
         self._commit_bump(room, snapshot)
-        self.timers.arm(room)
+        bots.observe(room, events)
+        self._arm(room)
 
     def _finished_match(self, room: Room, match: LiveMatch, state: Any,
                         actions: list[dict[str, Any]], finished_at: datetime) -> FinishedMatch:
@@ -371,7 +419,9 @@ class Rooms:
         players = tuple(
             FinishedPlayer(
                 seat=n, pseudo=pseudo,
-                owner_secret=by_seat[n].owner_secret if n in by_seat else None,
+                owner_secret=(by_seat[n].owner_secret
+                              if n in by_seat and not by_seat[n].is_bot else None),
+                is_bot=n in by_seat and by_seat[n].is_bot,
             )
             for n, pseudo in enumerate(match.pseudos)
         )
@@ -410,6 +460,72 @@ class Rooms:
                 self.timers.arm(room)
                 return
             room.broadcast(events)
+
+    # ------------------------------------------------------------ computer players
+
+    async def _bot_play(self, room: Room, seat: Seat, version: int, action: Action) -> None:
+        """A bot's decision, taken on room version `version`: applied exactly like a human's
+        (persisted, then broadcast), unless the room moved on while the bot was thinking."""
+        async with room.lock:
+            match = room.match
+            if (match is None or room.status != "playing" or room.version != version
+                    or match.state.to_act != seat.seat or seat not in room.seats
+                    or self.rooms.get(room.code) is not room):
+                return
+            try:
+                new_state, events = apply(match.state, action)
+            except IllegalActionError:
+                log.exception("room %s: bot of seat %d chose an illegal action", room.code,
+                              seat.seat)
+                action = default_action(match.state)
+                new_state, events = apply(match.state, action)
+            try:
+                await self._commit(room, match, new_state, events, action, seat.seat, None,
+                                   by_timer=False)
+            except GameError:  # database trouble: the bot tries again shortly
+                self.bot_turns.schedule(room, bots.RETRY_SECONDS)
+                return
+            room.broadcast(events)
+
+    def watch_humans(self, room: Room) -> None:
+        """A person's last socket closed (or the server started): a room with computer
+        players and no person connected is closed after `bot_room_grace_seconds`."""
+        old = self._deserted.pop(room.code, None)
+        if old is not None:  # a full grace period from the latest departure
+            old.cancel()
+        if not room.bot_seats() or room.humans_connected():
+            return
+        loop = asyncio.get_running_loop()
+        self._deserted[room.code] = loop.call_later(
+            self.settings.bot_room_grace_seconds, self._spawn, self._close_if_deserted, room
+        )
+
+    def _spawn(self, work: Callable[[Room], Any], room: Room) -> None:
+        task = asyncio.get_running_loop().create_task(work(room))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _close_if_deserted(self, room: Room) -> None:
+        self._deserted.pop(room.code, None)
+        async with room.lock:
+            if self.rooms.get(room.code) is not room or room.humans_connected():
+                return
+            if not room.bot_seats():
+                return
+            match = room.match
+            abandoned = match.id if match is not None and room.status == "playing" else None
+            snapshot = self._bumped(room, status="closed")
+            try:
+                await self.db.run(self.store.close_room, snapshot, abandoned)
+            except Exception:
+                log.exception("room %s: closing failed", room.code)
+                self.watch_humans(room)
+                return
+            self._disarm(room)
+            del self.rooms[room.code]
+            for conn in list(room.connections):  # spectators
+                conn.close(1000)
+            log.info("room %s closed: only computer players were left", room.code)
 
 
 def default_action(state: Any) -> Action:

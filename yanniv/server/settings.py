@@ -34,5 +34,9 @@ class Settings(BaseSettings):
     send_queue_limit: int = 512
     #: Finished rooms younger than this are reloaded at start (for a rematch).
     keep_finished_hours: float = 24.0
+    #: Multiplies the human-like delay before a computer player acts; tests make it tiny.
+    bot_delay_scale: float = 1.0
+    #: A room with computer players and no person connected for this long is closed.
+    bot_room_grace_seconds: float = 300.0
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False

@@ -108,6 +108,18 @@ class RoomStore:
             )
             session.add(RoomSeatRow(room_code=room["code"], **seat))
 
+    def close_room(self, room: dict[str, Any], abandoned_match: int | None) -> None:
+        """Mark the room closed (never reloaded) and its unfinished match abandoned."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
+            )
+            if abandoned_match is not None:
+                session.execute(
+                    update(_MATCHES).where(_MATCHES.c.id == abandoned_match)
+                    .values(status="abandoned")
+                )
+
     # ------------------------------------------------------------ matches
 
     def start_match(self, room: dict[str, Any], match: dict[str, Any]) -> int:
@@ -201,6 +213,7 @@ class RoomStore:
                             {
                                 "seat": s.seat, "pseudo": s.pseudo, "token_hash": s.token_hash,
                                 "owner_secret": s.owner_secret, "joined_at": s.joined_at,
+                                "bot_level": s.bot_level,
                             }
                             for s in seats
                         ],

@@ -96,6 +96,7 @@ async def room_socket(ws: WebSocket, code: str, token: str | None = None) -> Non
             seat.connections -= 1
             if seat.connections == 0 and seat in room.seats:
                 room.broadcast_presence()
+                rooms.watch_humans(room)
         if not writer.done():
             conn.close(1000)
             with contextlib.suppress(Exception):

@@ -1,0 +1,116 @@
+"""Computer players in rooms: their names, their memory, and the paced decision of a bot seat.
+
+A bot is just another seat. When `state.to_act` is a bot seat, `BotTurns.schedule` waits a
+human-like delay (an asyncio timer: an idle room costs nothing), decides from that seat's
+`view` alone in a worker thread (`difficile` searches for up to ~200 ms; the event loop must
+not wait for it), then hands the action to `Rooms`, which applies it exactly as a human's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING
+
+from yanniv.bots import LEVELS, choose_action, human_delay, make_bot
+from yanniv.engine import redact, view
+from yanniv.engine.actions import Action
+from yanniv.engine.events import Event
+
+if TYPE_CHECKING:
+    from yanniv.server.room import Room, Seat
+
+log = logging.getLogger(__name__)
+
+BOT_LEVELS = tuple(LEVELS)
+#: Seconds before a failed bot move (database trouble) is tried again.
+RETRY_SECONDS = 2.0
+
+#: (room, seat, room version decided on, action) → applied or refused by the room.
+PlayFn = Callable[["Room", "Seat", int, Action], Awaitable[None]]
+
+
+def bot_pseudo(level: str, taken: Iterable[str]) -> str:
+    """"Ordinateur (moyen)", then "Ordinateur 2 (moyen)", …: distinct within the room."""
+    used = {p.casefold() for p in taken}
+    number = 1
+    while True:
+        name = f"Ordinateur ({level})" if number == 1 else f"Ordinateur {number} ({level})"
+        if name.casefold() not in used:
+            return name
+        number += 1
+
+
+def new_memories(room: Room, seed: str, events: Iterable[Event]) -> None:
+    """Fresh memory for every bot seat at the start of a match, fed the deal's events."""
+    for seat in room.bot_seats():
+        assert seat.bot_level is not None
+        seat.bot = make_bot(seat.bot_level, seat.seat, seed)
+    observe(room, events)
+
+
+def observe(room: Room, events: Iterable[Event]) -> None:
+    """Each bot remembers the change as its own seat received it (redacted, like a human)."""
+    bots = [s for s in room.bot_seats() if s.bot is not None]
+    if not bots:
+        return
+    events = tuple(events)
+    for seat in bots:
+        assert seat.bot is not None
+        seat.bot.observe([redact(event, seat.seat) for event in events])
+
+
+class BotTurns:
+    """At most one pending bot decision per room, re-armed after every change of the room."""
+
+    def __init__(self, play: PlayFn, delay_scale: float = 1.0) -> None:
+        self.play = play
+        self.delay_scale = delay_scale
+        self._handles: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def schedule(self, room: Room, delay: float | None = None) -> None:
+        """If a bot seat must decide now, decide after a human-like delay; else do nothing."""
+        self.cancel(room)
+        match = room.match
+        if room.status != "playing" or match is None or match.state.finished:
+            return
+        to_act = match.state.to_act
+        seat = None if to_act is None else room.seat_at(to_act)
+        if seat is None or not seat.is_bot:
+            return
+        seen = view(match.state, seat.seat)  # what a person in this seat would be sent
+        if delay is None:
+            delay = human_delay(seen) * self.delay_scale
+        loop = asyncio.get_running_loop()
+        self._handles[room.code] = loop.call_later(
+            max(0.0, delay), self._fire, room, seat, seen, room.version
+        )
+
+    def _fire(self, room: Room, seat: Seat, seen: object, version: int) -> None:
+        self._handles.pop(room.code, None)
+        task = asyncio.get_running_loop().create_task(self._decide(room, seat, seen, version))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _decide(self, room: Room, seat: Seat, seen: object, version: int) -> None:
+        assert seat.bot_level is not None
+        try:
+            action = await asyncio.to_thread(choose_action, seat.bot_level, seen, seat.bot)
+        except Exception:  # a bot bug must not stall the room: its first legal action
+            log.exception("room %s: bot of seat %d failed to decide", room.code, seat.seat)
+            action = seen.legal_actions[0]  # type: ignore[attr-defined]
+        await self.play(room, seat, version, action)
+
+    def cancel(self, room: Room) -> None:
+        handle = self._handles.pop(room.code, None)
+        if handle is not None:
+            handle.cancel()
+
+    def close(self) -> None:
+        for handle in self._handles.values():
+            handle.cancel()
+        self._handles.clear()
+        for task in self._tasks:
+            task.cancel()
