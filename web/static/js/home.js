@@ -1,4 +1,5 @@
-// Home: pseudo (kept in localStorage), create a room, join by code, live list of public rooms.
+// Home: pseudo (kept in localStorage), create a room, play against the computer, join by code,
+// live list of public rooms.
 import { t, tn } from './i18n.js';
 import { h, replace } from './dom.js';
 import { api, getPseudo, setPseudo, setSeat } from './api.js';
@@ -41,6 +42,22 @@ document.getElementById('create-form').addEventListener('submit', async (ev) => 
   try {
     const res = await api('POST', '/api/rooms', { pseudo, public: isPublic });
     setSeat(res.code, res.seat, res.token);
+    location.href = `/r/${encodeURIComponent(res.code)}`;
+  } catch (err) { fail(err); }
+});
+
+// A private room with the player as host and computer players on the other seats, in the lobby.
+document.getElementById('bots-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const pseudo = requirePseudo();
+  if (!pseudo) return;
+  errorBox.textContent = '';
+  const count = Number(document.getElementById('bots-count').value);
+  const level = document.getElementById('bots-level').value;
+  try {
+    const res = await api('POST', '/api/rooms', { pseudo, public: false });
+    setSeat(res.code, res.seat, res.token);
+    for (let i = 0; i < count; i++) await api('POST', `/api/rooms/${res.code}/bots`, { level }, res.token);
     location.href = `/r/${encodeURIComponent(res.code)}`;
   } catch (err) { fail(err); }
 });

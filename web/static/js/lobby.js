@@ -1,8 +1,21 @@
-// Room lobby: seats, code and link, the host's settings (read-only for others), start button.
+// Room lobby: seats (the host adds and removes computer players), code and link, the host's
+// settings (read-only for others), start button.
 import { t } from './i18n.js';
 import { h, replace, toast } from './dom.js';
 
 const TIMER_CHOICES = [null, 15, 30, 45, 60, 90, 120];
+const BOT_LEVELS = ['facile', 'moyen', 'difficile'];
+let botLevel = 'moyen'; // the host's last choice survives re-renders
+
+// Host only, on a free seat: a level and "Ajouter un ordinateur" (it sits on the next free seat).
+function addBot(ctx, i) {
+  const level = h('select', { id: `bot-level-${i}`, 'data-focus': `bot-level-${i}`, 'aria-label': t('lobby.bot_level', { n: i + 1 }),
+    onchange: (e) => { botLevel = e.target.value; } }, BOT_LEVELS.map((l) => h('option', { value: l }, t(`bot.${l}`))));
+  level.value = botLevel;
+  return h('span', { class: 'row' }, level,
+    h('button', { type: 'button', class: 'secondary', id: `add-bot-${i}`, 'data-focus': `add-bot-${i}`,
+      onclick: () => ctx.addBot(level.value) }, `🤖 ${t('lobby.add_bot')}`));
+}
 
 function field(label, control, id) {
   return h('div', { class: 'field' }, h('label', { for: id }, label), control);
@@ -37,13 +50,16 @@ export function renderLobby(ctx) {
   const seatRows = [];
   for (let i = 0; i < 4; i++) {
     const seat = seats.find((x) => x.seat === i && x.pseudo);
-    if (!seat) { seatRows.push(h('li', { class: 'free' }, t('lobby.free_seat', { n: i + 1 }))); continue; }
+    if (!seat) {
+      seatRows.push(h('li', { class: 'free' }, t('lobby.free_seat', { n: i + 1 }), isHost && room.status === 'waiting' ? addBot(ctx, i) : null));
+      continue;
+    }
     seatRows.push(h('li', { dataset: { seat: String(i) } },
       h('strong', null, seat.pseudo),
       seat.seat === ctx.me ? h('span', { class: 'badge' }, t('lobby.you')) : null,
       seat.is_host ? h('span', { class: 'badge host' }, t('lobby.host')) : null,
       seat.is_bot ? h('span', { class: 'badge' }, t('lobby.bot')) : null,
-      h('span', { class: `badge ${seat.connected === false ? 'off' : 'ok'}` }, seat.connected === false ? t('table.offline') : t('table.online')),
+      seat.is_bot ? null : h('span', { class: `badge ${seat.connected === false ? 'off' : 'ok'}` }, seat.connected === false ? t('table.offline') : t('table.online')),
       isHost && seat.seat !== ctx.me ? h('button', { type: 'button', class: 'danger', 'data-focus': `kick-${i}`,
         'aria-label': t('lobby.remove', { name: seat.pseudo }), onclick: () => ctx.removeSeat(i) }, t('lobby.remove_short')) : null));
   }

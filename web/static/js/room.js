@@ -57,6 +57,9 @@ function ctxOf(state) {
     async start() {
       try { await api('POST', `/api/rooms/${code}/start`, {}, seat && seat.token); } catch (err) { toast(err.message); }
     },
+    async addBot(level) {
+      try { await api('POST', `/api/rooms/${code}/bots`, { level }, seat && seat.token); } catch (err) { toast(err.message); }
+    },
     async removeSeat(n) {
       try { await api('DELETE', `/api/rooms/${code}/seats/${n}`, undefined, seat && seat.token); } catch (err) { toast(err.message); }
     },
