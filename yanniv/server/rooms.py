@@ -115,6 +115,8 @@ class Rooms:
         for handle in self._deserted.values():
             handle.cancel()
         self._deserted.clear()
+        for task in self._tasks:
+            task.cancel()
         for room in self.rooms.values():
             for conn in list(room.connections):
                 conn.close(1012)
