@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from yanniv.engine import knowledge
 from yanniv.engine.cards import DECK, Card, cards, sort_hand
 from yanniv.engine.state import Constraint, MatchConfig, MatchState, Packet, Pending
 
@@ -53,13 +52,8 @@ def rigged(
     everything = used + pile_cards
     if len(set(everything)) != len(everything):
         raise ValueError("a card appears twice in the rigged state")
-    s = MatchState.__new__(MatchState)
-    s.config = MatchConfig(seats=n, manches=manches, first_player=turn)
-    s.seed = seed
-    s.step = 0
+    s = MatchState.blank(MatchConfig(seats=n, manches=manches, first_player=turn), seed)
     s.manche = manche
-    s.tiebreak = False
-    s.deal_attempt = 0
     s.active = tuple(active) if active is not None else (True,) * n
     s.starter = turn
     s.hands = tuple(hand_cards)
@@ -69,19 +63,8 @@ def rigged(
     s.turn = turn
     s.direction = direction  # type: ignore[assignment]
     s.turn_constraint = constraint
-    s.turn_packet = None
-    s.turn_play = ()
-    s.turn_power = None
-    s.turn_power_count = 0
-    s.turn_six_colour = None
     s.yanniv_caller = yanniv_caller
     s.pending = Pending(kind="turn", seat=turn)
-    s.scores = tuple(scores) if scores is not None else (0,) * n
-    s.manche_history = ()
-    s.last_result = None
-    s.finished = False
-    s.ranking = ()
-    s.known = knowledge.empty(n)
-    s.pile_known = (frozenset(),) * n
-    s._legal = None
+    if scores is not None:
+        s.scores = tuple(scores)
     return s

@@ -560,11 +560,7 @@ def _end_turn(s: MatchState, events: list[Event]) -> None:
     s.prev_packet = s.turn_packet
     s.turn = nxt
     s.turn_constraint = constraint
-    s.turn_packet = None
-    s.turn_play = ()
-    s.turn_power = None
-    s.turn_power_count = 0
-    s.turn_six_colour = None
+    s.clear_turn()
     if s.yanniv_caller == nxt:
         holds = hand_value(s.hands[nxt]) <= YANNIV_LIMIT
         events.append(YannivChecked(seat=nxt, holds=holds))

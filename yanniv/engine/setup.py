@@ -21,36 +21,7 @@ def new_match(config: MatchConfig, seed: int | str) -> MatchState:
 def start_match(config: MatchConfig, seed: int | str) -> tuple[MatchState, tuple[Event, ...]]:
     """Like `new_match`, also returning the events of the first deal (for logs)."""
     n = config.seats
-    s = MatchState.__new__(MatchState)
-    s.config = config
-    s.seed = seed
-    s.step = 0
-    s.manche = 0
-    s.tiebreak = False
-    s.deal_attempt = 0
-    s.active = (True,) * n
-    s.hands = ((),) * n
-    s.pile = ()
-    s.discard = ()
-    s.prev_packet = None
-    s.turn = 0
-    s.direction = 1
-    s.turn_constraint = None
-    s.turn_packet = None
-    s.turn_play = ()
-    s.turn_power = None
-    s.turn_power_count = 0
-    s.turn_six_colour = None
-    s.yanniv_caller = None
-    s.pending = None
-    s.scores = (0,) * n
-    s.manche_history = ()
-    s.last_result = None
-    s.finished = False
-    s.ranking = ()
-    s.known = knowledge.empty(n)
-    s.pile_known = (frozenset(),) * n
-    s._legal = None
+    s = MatchState.blank(config, seed)
     if config.first_player is None:
         starter = rng(seed, "first").randrange(n)
     else:
@@ -94,11 +65,7 @@ def deal(
     s.starter = starter
     s.direction = 1
     s.turn_constraint = None
-    s.turn_packet = None
-    s.turn_play = ()
-    s.turn_power = None
-    s.turn_power_count = 0
-    s.turn_six_colour = None
+    s.clear_turn()
     s.yanniv_caller = None
     s.known = knowledge.empty(n)
     s.pile_known = (frozenset(),) * n

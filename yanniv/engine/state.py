@@ -162,6 +162,48 @@ class MatchState:
     def copy(self) -> MatchState:
         return _copy_state(self)
 
+    @classmethod
+    def blank(cls, config: MatchConfig, seed: int | str) -> MatchState:
+        """A state with every field at its start value and nothing dealt yet."""
+        n = config.seats
+        s = cls.__new__(cls)
+        s.config = config
+        s.seed = seed
+        s.step = 0
+        s.manche = 0
+        s.tiebreak = False
+        s.deal_attempt = 0
+        s.active = (True,) * n
+        s.starter = 0
+        s.hands = ((),) * n
+        s.pile = ()
+        s.discard = ()
+        s.prev_packet = None
+        s.turn = 0
+        s.direction = 1
+        s.turn_constraint = None
+        s.clear_turn()
+        s.yanniv_caller = None
+        s.pending = None
+        s.scores = (0,) * n
+        s.manche_history = ()
+        s.last_result = None
+        s.finished = False
+        s.ranking = ()
+        empty: frozenset[Card] = frozenset()
+        s.known = tuple(tuple(empty for _ in range(n)) for _ in range(n + 1))
+        s.pile_known = (empty,) * n
+        s._legal = None
+        return s
+
+    def clear_turn(self) -> None:
+        """Forget what the turn that just ended put down and chose (only on a fresh copy)."""
+        self.turn_packet = None
+        self.turn_play = ()
+        self.turn_power = None
+        self.turn_power_count = 0
+        self.turn_six_colour = None
+
     @property
     def seats(self) -> int:
         return self.config.seats
