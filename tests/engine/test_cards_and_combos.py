@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yanniv.engine.cards import DECK, Card, cards, hand_value
 from yanniv.engine.combos import all_combinations, has_misdeal_pattern, is_combination
@@ -69,3 +71,18 @@ def test_all_combinations_lists_every_set_and_run() -> None:
 )
 def test_misdeal_pattern(codes: str, misdeal: bool) -> None:
     assert has_misdeal_pattern(cards(codes)) is misdeal
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(DECK), unique=True, max_size=9))
+def test_all_combinations_equals_brute_force(hand: list[Card]) -> None:
+    from itertools import combinations
+
+    got = [frozenset(c) for c in all_combinations(hand)]
+    want = {
+        frozenset(c)
+        for k in range(1, len(hand) + 1)
+        for c in combinations(hand, k)
+        if is_combination(tuple(sorted(c)))
+    }
+    assert len(got) == len(set(got)) and set(got) == want

@@ -7,6 +7,7 @@ Cards are created once (`DECK`) and compared by (rank, suit); `Card.parse("TH")`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Literal
 
 Suit = Literal["S", "H", "D", "C"]
@@ -110,10 +111,10 @@ def hand_value(hand: tuple[Card, ...] | list[Card]) -> int:
     return sum(card.value for card in hand)
 
 
-def _key(card: Card) -> int:
-    return card.key
+#: Sort key of cards, read in C (a Python-level `__lt__` or key function costs per compare).
+card_key = attrgetter("key")
 
 
 def sort_hand(hand: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
     """Hands are kept sorted by rank then suit so that equal hands are equal tuples."""
-    return tuple(sorted(hand, key=_key))
+    return tuple(sorted(hand, key=card_key))

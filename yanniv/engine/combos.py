@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import combinations, pairwise
 
-from yanniv.engine.cards import Card
+from yanniv.engine.cards import Card, card_key
 
 
 def is_set(group: tuple[Card, ...]) -> bool:
@@ -35,33 +35,45 @@ def is_combination(group: tuple[Card, ...]) -> bool:
 
 
 def all_combinations(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
-    """Every legal combination within a hand, each as a sorted tuple (runs in rank order)."""
-    hand = sorted(hand)
+    """Every legal combination within a hand, each as a sorted tuple (runs in rank order).
+
+    Written as linear scans over the rank-sorted hand: it runs for every turn of every match
+    and in the bots' playouts.
+    """
+    hand = sorted(hand, key=card_key)
     result: list[tuple[Card, ...]] = [(card,) for card in hand]
-    by_rank: dict[int, list[Card]] = {}
+    n = len(hand)
+    start = 0
+    while start < n:  # sets: runs of equal ranks in the sorted hand
+        end = start + 1
+        rank = hand[start].rank
+        while end < n and hand[end].rank == rank:
+            end += 1
+        if end - start > 1:
+            group = hand[start:end]
+            for size in range(2, end - start + 1):
+                result.extend(combinations(group, size))
+        start = end
+    if n < 3:
+        return result
     by_suit: dict[str, list[Card]] = {}
     for card in hand:
-        by_rank.setdefault(card.rank, []).append(card)
         by_suit.setdefault(card.suit, []).append(card)
-    for group in by_rank.values():
-        for size in range(2, len(group) + 1):
-            result.extend(combinations(group, size))
     for suited in by_suit.values():
         if len(suited) < 3:
             continue
-        ranks = {card.rank: card for card in suited}
         # Maximal streaks of consecutive ranks; every contiguous window of 3+ is a run.
-        for start in sorted(ranks):
-            if start - 1 in ranks:
+        streak = [suited[0]]
+        for card in [*suited[1:], None]:
+            if card is not None and card.rank == streak[-1].rank + 1:
+                streak.append(card)
                 continue
-            streak = []
-            rank = start
-            while rank in ranks:
-                streak.append(ranks[rank])
-                rank += 1
-            for length in range(3, len(streak) + 1):
-                for offset in range(len(streak) - length + 1):
+            size = len(streak)
+            for length in range(3, size + 1):
+                for offset in range(size - length + 1):
                     result.append(tuple(streak[offset : offset + length]))
+            if card is not None:
+                streak = [card]
     return result
 
 

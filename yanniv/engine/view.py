@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yanniv.engine.actions import Action, DecisionKind
-from yanniv.engine.cards import Card, Colour
+from yanniv.engine.cards import Card, Colour, card_key
 from yanniv.engine.rules import discard_takeable, legal_actions
 from yanniv.engine.state import Constraint, MancheResult, MatchState, Packet, Pending
 
@@ -117,7 +117,7 @@ def view(state: MatchState, viewer: int | None) -> MatchView:
             known = hands[seat]
         else:
             known_set = row[seat]
-            known = tuple(sorted(known_set)) if known_set else ()
+            known = tuple(sorted(known_set, key=card_key)) if known_set else ()
         players.append(
             PlayerView(seat, active[seat], len(hands[seat]), scores[seat], known, caller == seat)
         )
