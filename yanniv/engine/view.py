@@ -32,15 +32,8 @@ class PlayerView:
     called_yanniv: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PendingView:
-    kind: DecisionKind
-    seat: int
-    ranks: tuple[int, ...] = ()
-    cards: tuple[Card, ...] = ()
-    remaining: int = 0
-    other: int | None = None
-    rank: int | None = None
+#: A view's pending decision has the state's shape; others get a copy without private details.
+PendingView = Pending
 
 
 @dataclass(slots=True)
@@ -83,23 +76,17 @@ class MatchView:
 def _pending_view(pending: Pending | None, viewer: int | None) -> PendingView | None:
     if pending is None:
         return None
-    if viewer == pending.seat:
-        return PendingView(
-            kind=pending.kind,
-            seat=pending.seat,
-            ranks=pending.ranks,
-            cards=pending.cards,
-            remaining=pending.remaining,
-            other=pending.other,
-            rank=pending.rank,
-        )
-    kind = _PUBLIC_KIND.get(pending.kind, pending.kind)
+    kind = pending.kind
+    if viewer == pending.seat or kind in ("turn", "draw"):
+        # Its own decision in full; a turn or a draw carries no detail to hide.
+        return pending
     # Public details only: who is asked what by a 4, how many uses of a power remain.
-    public_other = pending.other if pending.kind in ("four_give", "four_exchange") else None
-    public_rank = pending.rank if pending.kind == "four_give" else None
-    remaining = pending.remaining if pending.kind in ("four_ask", "king") else 0
-    return PendingView(
-        kind=kind, seat=pending.seat, remaining=remaining, other=public_other, rank=public_rank
+    public_other = pending.other if kind in ("four_give", "four_exchange") else None
+    public_rank = pending.rank if kind == "four_give" else None
+    remaining = pending.remaining if kind in ("four_ask", "king") else 0
+    return Pending(
+        kind=_PUBLIC_KIND.get(kind, kind), seat=pending.seat, remaining=remaining,
+        other=public_other, rank=public_rank,
     )
 
 
