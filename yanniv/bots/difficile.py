@@ -40,6 +40,8 @@ class Difficile(Moyen):
         assert v.pending is not None and legal
         if len(legal) == 1:
             return legal[0]
+        if CallYanniv() in legal:  # calling is cheap here: a beaten caller scores his <= 5
+            return CallYanniv()
         sit = situation(v)
         candidates = self._candidates(v, sit)
         if len(candidates) < 2:

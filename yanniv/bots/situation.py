@@ -3,7 +3,9 @@ an estimate of each opponent's hand, who plays next, who called YANNIV."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from math import comb
 
 from yanniv.bots.hands import mean_value, value
@@ -32,6 +34,10 @@ class Situation:
     caller: int | None
     #: Weight of next turn's dump in hand comparisons: lower as the manche's end nears.
     dw: float = 0.6
+    #: During another player's last lap: (points, cards) -> expected manche score.
+    lap: Callable[[int, int], float] | None = None
+    #: Extra weight of hurting each opponent: the match leaders, late in the match.
+    lead: dict[int, float] = field(default_factory=dict)
 
     def p_has_rank(self, seat: int, rank: int, tracker: Tracker | None = None) -> float:
         """Chance that `seat` holds a card of `rank`, given what this seat knows."""
@@ -83,7 +89,16 @@ def situation(v: MatchView) -> Situation:
         dw = 0.3
     else:
         dw = 0.6
+    lap = None
+    if caller is not None and caller != v.viewer and caller in opponents:
+        lap = last_lap_score(opponents[caller], pool, random.Random(v.step))
+    lead: dict[int, float] = {}
+    if v.manche >= 3 and opponents:
+        best = min(v.scores[t] for t in opponents)
+        if best <= v.scores[v.viewer]:
+            lead = {t: 0.5 for t in opponents if v.scores[t] == best}
     return Situation(
+        lead=lead,
         hand=hand,
         pool=pool,
         mean=mean,
@@ -91,7 +106,43 @@ def situation(v: MatchView) -> Situation:
         next_seat=next_active(v, v.turn),
         caller=caller,
         dw=dw,
+        lap=lap,
     )
+
+
+LAP_SAMPLES = 200
+
+
+def last_lap_score(
+    caller: Opponent, pool: list[Card], rng: random.Random
+) -> Callable[[int, int], float]:
+    """Expected manche score of ending the last lap with (points, cards): -5 when below the
+    caller (or equal with fewer cards), else the points. The caller's hidden cards are sampled
+    from the unseen ones, his hand being at most 5 points when he called."""
+    room = 5 - value(caller.known)
+    low = [c for c in pool if c.value <= room]
+    samples: list[tuple[int, int]] = []
+    if caller.unknown <= 0 or room < 0 or len(low) < caller.unknown:
+        samples.append((value(caller.known), caller.count))
+    else:
+        for _ in range(LAP_SAMPLES):
+            hidden = rng.sample(low, caller.unknown)
+            total = value(hidden)
+            if total <= room:
+                samples.append((total + value(caller.known), caller.count))
+        if not samples:
+            samples.append((value(caller.known) + room, caller.count))
+    cache: dict[tuple[int, int], float] = {}
+
+    def score(points: int, cards: int) -> float:
+        key = (points, cards)
+        if key not in cache:
+            wins = sum(1 for cv, cc in samples if points < cv or (points == cv and cards < cc))
+            p = wins / len(samples)
+            cache[key] = p * -5.0 + (1 - p) * points
+        return cache[key]
+
+    return score
 
 
 def expected_min(values: list[float], k: int) -> float:
