@@ -44,6 +44,11 @@ from yanniv.engine.view import MatchView
 #: Call YANNIV when the estimated chance of being beaten is at most this (1.0: always).
 CALL_RISK = 1.0
 CALL_SAMPLES = 48
+#: Bonus of ending a turn with 5 points or less: YANNIV may be called next turn.
+CALL_BONUS = 4.0
+#: Bonus of a 7 (a 6) on the next player: always, and more when he is close to calling.
+SEVEN = (0.8, 3.0)
+SIX = (0.4, 1.5)
 #: Weight of the harm done to an opponent (by a King or a 4) against our own gain.
 HARM = 0.0
 
@@ -70,7 +75,9 @@ def decide_moyen(
     kind = v.pending.kind
     hand = sit.hand
     if kind == "turn":
-        if CallYanniv() in legal and beaten_chance(v, sit, tracker, rng) <= call_risk:
+        if CallYanniv() in legal and (
+            call_risk >= 1.0 or beaten_chance(v, sit, tracker, rng) <= call_risk
+        ):
             return CallYanniv()
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
@@ -158,7 +165,8 @@ def outcome(sit: Situation, hand: tuple[Card, ...]) -> float:
     """Cost of ending the turn with `hand`: its weight, or during someone else's last lap the
     expected manche score (-5 when it beats the caller, else its points)."""
     if sit.lap is None:
-        return weight(hand, sit.dw)
+        points = value(hand)
+        return weight(hand, sit.dw) - (CALL_BONUS if points <= 5 else 0.0)
     return sit.lap(value(hand), len(hand))
 
 
@@ -228,9 +236,9 @@ def power_value(
     score = -expected
     nxt = sit.opponents.get(sit.next_seat)
     if rank == 7 and nxt is not None:
-        score += 0.8 + (3.0 if nxt.estimate <= 12 or nxt.count <= 2 else 0.0)
+        score += SEVEN[0] + (SEVEN[1] if nxt.estimate <= 12 or nxt.count <= 2 else 0.0)
     elif rank == 6 and nxt is not None:
-        score += 0.4 + (1.5 if nxt.estimate <= 12 or nxt.count <= 2 else 0.0)
+        score += SIX[0] + (SIX[1] if nxt.estimate <= 12 or nxt.count <= 2 else 0.0)
     elif rank == KING and after:
         score += count * max(0.0, _king_gain(sit, after)[0])
     elif rank == 4 and after:

@@ -86,9 +86,9 @@ def situation(v: MatchView) -> Situation:
     if caller is not None:
         dw = 0.0
     elif any(o.count <= 2 or o.estimate <= 9 for o in opponents.values()):
-        dw = 0.3
+        dw = DW_NEAR
     else:
-        dw = 0.6
+        dw = DW_FAR
     lap = None
     if caller is not None and caller != v.viewer and caller in opponents:
         lap = last_lap_score(opponents[caller], pool, random.Random(v.step))
@@ -111,6 +111,9 @@ def situation(v: MatchView) -> Situation:
 
 
 LAP_SAMPLES = 200
+#: Weight of next turn's dump when an opponent is close to calling, and otherwise.
+DW_NEAR = 0.3
+DW_FAR = 0.6
 
 
 def last_lap_score(
