@@ -51,8 +51,46 @@ def sample_hidden(
             ok = ok and _consistent(tracker, seat, hidden[seat])
         if ok:
             break
+    caller = v.yanniv_caller
+    if caller is not None and caller != v.viewer and slots.get(caller):
+        _caller_hand(v, caller, slots[caller], hidden, pool, rng)
     used = sum(slots.values())
     return hidden, pool[used:]
+
+
+def _caller_hand(
+    v: MatchView, caller: int, count: int, hidden: dict[int, list[Card]], pool: list[Card],
+    rng: random.Random,
+) -> None:
+    """The YANNIV caller held 5 points or less: redraw his unknown cards among the low ones
+    (swapping them with the cards they replace, wherever those were)."""
+    room = 5 - sum(c.value for c in v.players[caller].known_cards)
+    if room < 0:
+        return
+    current = hidden[caller]
+    if sum(c.value for c in current) <= room:
+        return
+    low = [c for c in pool if c.value <= room]
+    if len(low) < count:
+        return
+    for _ in range(_TRIES):
+        chosen = rng.sample(low, count)
+        if sum(c.value for c in chosen) <= room:
+            break
+    else:
+        return
+    # Swap positions in `pool` so that the caller's slice holds `chosen`.
+    index = {card: i for i, card in enumerate(pool)}
+    start = index[current[0]]
+    for offset, card in enumerate(chosen):
+        i, j = start + offset, index[card]
+        pool[i], pool[j] = pool[j], pool[i]
+        index[pool[i]], index[pool[j]] = i, j
+    pos = 0
+    for seat in hidden:
+        n = len(hidden[seat])
+        hidden[seat] = pool[pos : pos + n]
+        pos += n
 
 
 def determinize(v: MatchView, tracker: Tracker | None, rng: random.Random) -> MatchState:

@@ -1,11 +1,17 @@
-"""`difficile`: information-set Monte Carlo (determinization) on the decisions that matter.
+"""`difficile`: `moyen`'s judgement plus information-set Monte Carlo (determinization) during
+another player's last lap, where the manche's outcome is decided.
 
-When calling YANNIV is possible, during another player's last lap, when an opponent is close
-to calling, and for 4/King decisions, it samples worlds consistent with all its seat knows
-(`determinize`), plays each candidate action in every world (the same worlds for all, to
-compare like with like) and continues with a fast policy until the manche ends or its own
-next turn, scoring the result relative to the opponents. A time budget and a cap on
-simulations bound each decision; elsewhere it plays like `moyen`.
+There it samples worlds consistent with all its seat knows (`determinize`: the caller's hidden
+cards are drawn among hands of 5 points or less, as his call proves), plays each candidate
+action in every world (the same worlds for all candidates: common random numbers) and
+continues with a fast policy until the manche ends, scoring the real manche deltas relative
+to the opponents. A time budget and a cap on worlds bound each decision.
+
+Measured and left out: searching every turn, or turns where an opponent is close to calling,
+with continuations cut at the seat's next turn and scored by hand weights, or run to the end
+of the manche within the budget. Both lost points against `moyen`'s own evaluation (too few
+worlds for a full manche, and cut continuations compare unlike leaves), so elsewhere it plays
+like `moyen` (which calls YANNIV at every chance, as it also does).
 """
 
 from __future__ import annotations
@@ -13,19 +19,19 @@ from __future__ import annotations
 import time
 
 from yanniv.bots.determinize import determinize
-from yanniv.bots.moyen import Moyen, decide_moyen, play_score
+from yanniv.bots.moyen import CALL_BONUS, Moyen, decide_moyen, play_score
 from yanniv.bots.playout import fast_action, hand_weight
 from yanniv.bots.situation import Situation, situation
 from yanniv.engine.actions import Action, CallYanniv, Play
 from yanniv.engine.events import MancheEnded
-from yanniv.engine.rules import apply
+from yanniv.engine.rules import apply, legal_actions
 from yanniv.engine.state import MatchState
 from yanniv.engine.view import MatchView
 
-BUDGET_S = 0.04
-MAX_WORLDS = 50
+BUDGET_S = 0.08
+MAX_WORLDS = 200
 MIN_WORLDS = 6
-TOP_PLAYS = 4
+TOP_PLAYS = 8
 #: Actions in one continuation before it is cut and scored from the hands.
 MAX_STEPS = 60
 
@@ -49,9 +55,8 @@ class Difficile(Moyen):
         return self._search(v, sit, candidates)
 
     def _critical(self, v: MatchView, sit: Situation) -> bool:
-        if sit.caller is not None or CallYanniv() in v.legal_actions:
-            return True
-        return any(o.count <= 2 or o.estimate <= 10 for o in sit.opponents.values())
+        """Another player's last lap: the continuations are short and end the manche."""
+        return sit.caller is not None and sit.caller != v.viewer
 
     def _candidates(self, v: MatchView, sit: Situation) -> list[Action]:
         assert v.pending is not None
@@ -97,12 +102,25 @@ def _continue(world: MatchState, action: Action, seat: int, dw: float) -> float:
             return 0.0
         if pending.seat != seat:
             left_turn = True
-        elif (left_turn and pending.kind == "turn") or steps >= MAX_STEPS:
+        elif steps >= MAX_STEPS or (
+            left_turn
+            and pending.kind == "turn"
+            # Back to us: a hand of 5 or less calls (play on to the end of the last lap),
+            # otherwise stop and compare the hands.
+            and (state.yanniv_caller is not None or CallYanniv() not in legal_actions(state))
+        ):
             break
         state, events = apply(state, fast_action(state))
         steps += 1
-    scores = [hand_weight(hand, dw) for hand in state.hands]
+    scores = [leaf_weight(hand, dw) for hand in state.hands]
     return _relative(seat, scores, [t for t in range(state.config.seats) if state.active[t]])
+
+
+def leaf_weight(hand: tuple, dw: float) -> float:
+    """A hand's cost when a continuation is cut: its weight, less the YANNIV bonus when it
+    is 5 points or less (its holder calls next turn)."""
+    points = sum(c.value for c in hand)
+    return hand_weight(hand, dw) - (CALL_BONUS if points <= 5 else 0.0)
 
 
 def event_participants(state: MatchState, event: MancheEnded) -> list[int]:
