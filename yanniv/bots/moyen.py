@@ -19,7 +19,7 @@ import random
 
 from yanniv.bots.base import Bot
 from yanniv.bots.hands import best_dump, value, weight, with_card, without
-from yanniv.bots.situation import Situation, expected_min, situation
+from yanniv.bots.situation import Opponent, Situation, expected_min, situation
 from yanniv.bots.tracker import Tracker
 from yanniv.engine.actions import (
     Action,
@@ -49,6 +49,8 @@ CALL_BONUS = 4.0
 #: Bonus of a 7 (a 6) on the next player: always, and more when he is close to calling.
 SEVEN = (0.8, 3.0)
 SIX = (0.4, 1.5)
+#: Bonus of a 9 that turns play away from a next player close to calling.
+NINE = 2.0
 #: Weight of the harm done to an opponent (by a King or a 4) against our own gain.
 HARM = 0.0
 
@@ -239,6 +241,11 @@ def power_value(
         score += SEVEN[0] + (SEVEN[1] if nxt.estimate <= 12 or nxt.count <= 2 else 0.0)
     elif rank == 6 and nxt is not None:
         score += SIX[0] + (SIX[1] if nxt.estimate <= 12 or nxt.count <= 2 else 0.0)
+    elif rank == 9 and count % 2 == 1 and nxt is not None:
+        # Reversing sends the turn the other way: a player close to calling waits longer.
+        prev = sit.opponents.get(sit.prev_seat)
+        if prev is not None and prev.seat != nxt.seat:
+            score += NINE * (_near(nxt) - _near(prev))
     elif rank == KING and after:
         score += count * max(0.0, _king_gain(sit, after)[0])
     elif rank == 4 and after:
@@ -340,6 +347,10 @@ def _king_gain(sit: Situation, hand: tuple[Card, ...]) -> tuple[float, Card | No
         if gain > best[0]:
             best = (gain, give, opp.seat)
     return best
+
+
+def _near(opp: Opponent) -> float:
+    return 1.0 if opp.estimate <= 12 or opp.count <= 2 else 0.0
 
 
 def threat(v: MatchView | None, sit: Situation, seat: int) -> float:

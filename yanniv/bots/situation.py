@@ -31,6 +31,8 @@ class Situation:
     mean: float
     opponents: dict[int, Opponent]
     next_seat: int
+    #: The active seat before the turn's player (next after a change of direction).
+    prev_seat: int
     caller: int | None
     #: Weight of next turn's dump in hand comparisons: lower as the manche's end nears.
     dw: float = 0.6
@@ -104,6 +106,7 @@ def situation(v: MatchView) -> Situation:
         mean=mean,
         opponents=opponents,
         next_seat=next_active(v, v.turn),
+        prev_seat=next_active(v, v.turn, -v.direction),
         caller=caller,
         dw=dw,
         lap=lap,
