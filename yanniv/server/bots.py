@@ -17,6 +17,7 @@ from yanniv.bots import LEVELS, choose_action, human_delay, make_bot
 from yanniv.engine import redact, view
 from yanniv.engine.actions import Action
 from yanniv.engine.events import Event
+from yanniv.server.timers import RoomAlarms
 
 if TYPE_CHECKING:
     from yanniv.server.room import Room, Seat
@@ -61,14 +62,13 @@ def observe(room: Room, events: Iterable[Event]) -> None:
         seat.bot.observe([redact(event, seat.seat) for event in events])
 
 
-class BotTurns:
+class BotTurns(RoomAlarms):
     """At most one pending bot decision per room, re-armed after every change of the room."""
 
     def __init__(self, play: PlayFn, delay_scale: float = 1.0) -> None:
+        super().__init__()
         self.play = play
         self.delay_scale = delay_scale
-        self._handles: dict[str, asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
 
     def schedule(self, room: Room, delay: float | None = None) -> None:
         """If a bot seat must decide now, decide after a human-like delay; else do nothing."""
@@ -83,16 +83,8 @@ class BotTurns:
         seen = view(match.state, seat.seat)  # what a person in this seat would be sent
         if delay is None:
             delay = human_delay(seen) * self.delay_scale
-        loop = asyncio.get_running_loop()
-        self._handles[room.code] = loop.call_later(
-            max(0.0, delay), self._fire, room, seat, seen, room.version
-        )
-
-    def _fire(self, room: Room, seat: Seat, seen: object, version: int) -> None:
-        self._handles.pop(room.code, None)
-        task = asyncio.get_running_loop().create_task(self._decide(room, seat, seen, version))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        version = room.version
+        self._set(room, delay, lambda: self._decide(room, seat, seen, version))
 
     async def _decide(self, room: Room, seat: Seat, seen: object, version: int) -> None:
         assert seat.bot_level is not None
@@ -102,15 +94,3 @@ class BotTurns:
             log.exception("room %s: bot of seat %d failed to decide", room.code, seat.seat)
             action = seen.legal_actions[0]  # type: ignore[attr-defined]
         await self.play(room, seat, version, action)
-
-    def cancel(self, room: Room) -> None:
-        handle = self._handles.pop(room.code, None)
-        if handle is not None:
-            handle.cancel()
-
-    def close(self) -> None:
-        for handle in self._handles.values():
-            handle.cancel()
-        self._handles.clear()
-        for task in self._tasks:
-            task.cancel()
