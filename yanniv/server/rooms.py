@@ -198,12 +198,7 @@ class Rooms:
                 raise game_error("pseudo_taken")
             token = new_token()
             seat = new_seat(len(room.seats), pseudo, token, owner_secret, _utcnow())
-            snapshot = self._bumped(room)
-            await self.db.run(self.store.add_seat, snapshot, seat.row())
-            room.seats.append(seat)
-            self._commit_bump(room, snapshot)
-            room.broadcast()
-            self.watch_humans(room)  # a host who never connects leaves no room behind
+            await self._seat(room, seat)
             return seat, token
 
     async def add_bot(self, room: Room, actor: Seat, level: object) -> Seat:
@@ -218,13 +213,17 @@ class Rooms:
                 raise game_error("room_full")
             pseudo = bot_pseudo(level, (s.pseudo for s in room.seats))
             seat = new_bot_seat(len(room.seats), pseudo, level, _utcnow())
-            snapshot = self._bumped(room)
-            await self.db.run(self.store.add_seat, snapshot, seat.row())
-            room.seats.append(seat)
-            self._commit_bump(room, snapshot)
-            room.broadcast()
-            self.watch_humans(room)  # a host who never connects leaves no room behind
+            await self._seat(room, seat)
             return seat
+
+    async def _seat(self, room: Room, seat: Seat) -> None:
+        """Persist a new seat, then show it to everyone (call under the room's lock)."""
+        snapshot = self._bumped(room)
+        await self.db.run(self.store.add_seat, snapshot, seat.row())
+        room.seats.append(seat)
+        self._commit_bump(room, snapshot)
+        room.broadcast()
+        self.watch_humans(room)  # a host who never connects leaves no room behind
 
     def _bumped(self, room: Room, **changes: Any) -> dict[str, Any]:
         """The room's row as it will be after this change (version + 1)."""
