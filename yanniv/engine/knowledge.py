@@ -30,10 +30,11 @@ def _update(known: Known, viewers: Iterable[int], owner: int, add=(), remove=())
 
 def left_hand(known: Known, owner: int, cards: Iterable[Card]) -> Known:
     """Cards that left `owner`'s hand in the open (played): nobody thinks they are still there."""
-    cards = frozenset(cards)
-    if not any(row[owner] & cards for row in known):
-        return known
-    return _update(known, range(len(known)), owner, remove=cards)
+    cards = tuple(cards)
+    for row in known:
+        if row[owner] and not row[owner].isdisjoint(cards):
+            return _update(known, range(len(known)), owner, remove=cards)
+    return known
 
 
 def taken_publicly(known: Known, owner: int, card: Card) -> Known:

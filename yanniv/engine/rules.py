@@ -8,6 +8,7 @@ seat. Every step that needs someone's decision is a `Pending` in the state.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 
 from yanniv.engine import knowledge
@@ -26,6 +27,9 @@ from yanniv.engine.actions import (
     Skip,
     TakeDiscard,
     UseQueen,
+    give_of,
+    play_of,
+    take_of,
 )
 from yanniv.engine.cards import JACK, KING, QUEEN, Card, hand_value, sort_hand
 from yanniv.engine.chance import rng, shuffled
@@ -60,6 +64,10 @@ YANNIV_LIMIT = 5
 TURN_PENDING = tuple(Pending(kind="turn", seat=seat) for seat in range(4))
 _DRAW_PENDING = tuple(Pending(kind="draw", seat=seat) for seat in range(4))
 _TURN_STARTED = tuple(TurnStarted(seat=seat) for seat in range(4))
+_DRAW_PILE = DrawPile()
+_CALL = CallYanniv()
+_SEVEN = Constraint("seven")
+_SIX = {colour: Constraint("six", colour) for colour in ("red", "black")}
 #: How many packets below the Jack's own the first Jack reaches; each extra Jack adds one.
 JACK_REACH = 2
 
@@ -89,8 +97,11 @@ def playable(cards: tuple[Card, ...], constraint: Constraint | None) -> bool:
 
 
 def legal_plays(state: MatchState) -> list[tuple[Card, ...]]:
-    hand = state.hands[state.turn]
-    return [c for c in all_combinations(hand) if playable(c, state.turn_constraint)]
+    combos = all_combinations(state.hands[state.turn])
+    constraint = state.turn_constraint
+    if constraint is None:
+        return combos
+    return [c for c in combos if playable(c, constraint)]
 
 
 def can_call_yanniv(state: MatchState) -> bool:
@@ -106,7 +117,23 @@ def previous_takeable(state: MatchState) -> tuple[Card, ...]:
     """Non-power cards of the packet the previous player put down (if any is left)."""
     if state.prev_packet is None:
         return ()
-    return tuple(c for c in state.discard[state.prev_packet].cards if not c.is_power)
+    return _non_power(state.discard[state.prev_packet].cards)
+
+
+@lru_cache(maxsize=4096)
+def _non_power(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Memoized: the same packets are looked at by every seat's view and every draw."""
+    return tuple([c for c in cards if not c.is_power])
+
+
+def takeable_cards(state: MatchState) -> tuple[Card, ...]:
+    """`discard_takeable` flattened, without building the dict in the common case."""
+    pending = state.pending
+    if pending is None or pending.kind not in ("turn", "draw"):
+        return ()
+    if pending.kind == "draw" and state.turn_power == JACK:
+        return tuple(card for cards in discard_takeable(state).values() for card in cards)
+    return previous_takeable(state)
 
 
 def jack_reach(state: MatchState) -> dict[int, tuple[Card, ...]]:
@@ -147,17 +174,15 @@ def legal_actions(state: MatchState) -> tuple[Action, ...]:
 
 
 def _draw_options(state: MatchState) -> list[Action]:
-    options: list[Action] = [DrawPile()]
-    seen: set[Card] = set()
-    for card in previous_takeable(state):
-        seen.add(card)
-        options.append(TakeDiscard(card))
+    previous = previous_takeable(state)
+    options: list[Action] = [_DRAW_PILE, *map(take_of, previous)]
     if state.turn_power == JACK and state.turn_packet is not None:
+        seen = set(previous)
         for cards in jack_reach(state).values():
             for card in cards:
                 if card not in seen:
                     seen.add(card)
-                    options.append(TakeDiscard(card))
+                    options.append(take_of(card))
     if state.turn_power == QUEEN and state.turn_packet is not None:
         options.append(UseQueen())
     return options
@@ -172,9 +197,9 @@ def _legal(state: MatchState) -> list[Action]:
     hand = state.hands[seat]
     if kind == "turn":
         plays = legal_plays(state)
-        actions: list[Action] = [Play(cards) for cards in plays]
+        actions: list[Action] = list(map(play_of, plays))
         if can_call_yanniv(state):
-            actions.append(CallYanniv())
+            actions.append(_CALL)
         if not plays:
             # No legal play (6 or 7 in force, or an empty hand): draw without playing.
             actions.extend(_draw_options(state))
@@ -198,9 +223,9 @@ def _legal(state: MatchState) -> list[Action]:
         targets = [t for t in range(state.config.seats) if t != seat and state.active[t]]
         return [AskFour(t, rank) for t in targets for rank in range(1, 14)] + [Skip()]
     if kind == "four_give":
-        return [GiveCard(card) for card in hand if card.rank == pending.rank]
+        return [give_of(card) for card in hand if card.rank == pending.rank]
     if kind == "four_exchange":
-        return [GiveCard(card) for card in hand]
+        return list(map(give_of, hand))
     if kind == "king":
         targets = [t for t in range(state.config.seats) if t != seat and state.active[t]]
         return [KingSwap(card, t) for t in targets for card in hand] + [Skip()]
@@ -229,8 +254,7 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, tuple[Event, .
 
 
 def _remove(hand: tuple[Card, ...], cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
-    gone = set(cards)
-    return tuple(c for c in hand if c not in gone)
+    return tuple([c for c in hand if c not in cards])
 
 
 def _add(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -264,7 +288,10 @@ def _play(s: MatchState, seat: int, cards: tuple[Card, ...], events: list[Event]
     s.discard = (*s.discard, Packet(seat=seat, cards=cards))
     s.turn_packet = len(s.discard) - 1
     s.turn_play = cards
-    events.append(Played(seat=seat, cards=cards))
+    events.append(Played(seat, cards))
+    if len(cards) == 1 or cards[0].rank == cards[1].rank:  # a single or a set: one rank
+        _power_chosen(s, cards[0].rank if cards[0].is_power else None, events)
+        return
     powers = sorted({card.rank for card in cards if card.is_power})
     if len(powers) > 1:
         s.pending = Pending(kind="choose_power", seat=seat, ranks=tuple(powers))
@@ -275,7 +302,13 @@ def _play(s: MatchState, seat: int, cards: tuple[Card, ...], events: list[Event]
 def _power_chosen(s: MatchState, rank: int | None, events: list[Event]) -> None:
     seat = s.turn
     s.turn_power = rank
-    s.turn_power_count = sum(1 for c in s.turn_play if c.rank == rank) if rank else 0
+    play = s.turn_play
+    if rank is None:
+        s.turn_power_count = 0
+    elif len(play) == 1:
+        s.turn_power_count = 1
+    else:
+        s.turn_power_count = sum(1 for c in play if c.rank == rank)
     if rank == 6:
         colours = {c.colour for c in s.turn_play if c.rank == 6}
         if len(colours) > 1:
@@ -337,7 +370,7 @@ def _reshuffle(s: MatchState, events: list[Event]) -> bool:
 def _receive_from_pile(s: MatchState, seat: int, card: Card) -> None:
     """Whoever knew this card's place in the pile (a Queen's order) now knows who has it."""
     for viewer, known_cards in enumerate(s.pile_known):
-        if card in known_cards:
+        if known_cards and card in known_cards:
             pile_known = list(s.pile_known)
             pile_known[viewer] = known_cards - {card}
             s.pile_known = tuple(pile_known)
@@ -550,9 +583,9 @@ def _end_turn(s: MatchState, events: list[Event]) -> None:
     nxt = next_seat(s, seat)
     constraint: Constraint | None = None
     if s.turn_power == 6:
-        constraint = Constraint("six", s.turn_six_colour)
+        constraint = _SIX[s.turn_six_colour]  # type: ignore[index]
     elif s.turn_power == 7:
-        constraint = Constraint("seven")
+        constraint = _SEVEN
     if constraint is not None:
         events.append(
             ConstraintSet(seat=seat, target=nxt, kind=constraint.kind, colour=constraint.colour)

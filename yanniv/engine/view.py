@@ -11,12 +11,14 @@ frozen one costs twice as much to build); nobody is meant to change one after `v
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from yanniv.engine.actions import Action, DecisionKind
 from yanniv.engine.cards import Card, Colour, card_key
-from yanniv.engine.rules import discard_takeable, legal_actions
+from yanniv.engine.rules import legal_actions, takeable_cards
 from yanniv.engine.state import Constraint, MancheResult, MatchState, Packet, Pending
 
+_VALUE = attrgetter("value")
 #: Pending kinds that would tell others something hidden are shown to them as this kind.
 _PUBLIC_KIND: dict[str, DecisionKind] = {"play_drawn": "draw"}
 
@@ -108,10 +110,7 @@ def view(state: MatchState, viewer: int | None) -> MatchView:
         players.append(
             PlayerView(seat, active[seat], len(hands[seat]), scores[seat], known, caller == seat)
         )
-    takeable: tuple[Card, ...] = ()
-    by_packet = discard_takeable(state)
-    if by_packet:
-        takeable = tuple(card for cards in by_packet.values() for card in cards)
+    takeable = takeable_cards(state)
     pile_known: tuple[Card, ...] = ()
     if viewer is not None and state.pile_known[viewer]:
         known_top = state.pile_known[viewer]
@@ -132,7 +131,7 @@ def view(state: MatchState, viewer: int | None) -> MatchView:
         state.tiebreak,
         state.step,
         hand,
-        sum(card.value for card in hand) if hand is not None else None,
+        sum(map(_VALUE, hand)) if hand is not None else None,
         tuple(players),
         len(state.pile),
         pile_known,
