@@ -58,15 +58,15 @@ def greedy(v: MatchView) -> Action:
     kind = pending.kind
     hand = v.hand or ()
     if kind == "turn":
-        if CallYanniv() in legal:
-            return CallYanniv()
-        plays = [a for a in legal if isinstance(a, Play)]
+        if _CALL in legal:
+            return _CALL
+        plays = [a for a in legal if type(a) is Play]
         if plays:
-            return max(plays, key=lambda a: (sum(c.value for c in a.cards), len(a.cards)))
+            return max(plays, key=_heaviest)
         return _draw(legal)
     if kind == "draw":
-        if UseQueen() in legal:
-            return UseQueen()
+        if _QUEEN in legal:
+            return _QUEEN
         return _draw(legal)
     if kind == "choose_power":
         ranks = [a.rank for a in legal if isinstance(a, ChoosePower)]
@@ -90,6 +90,21 @@ def greedy(v: MatchView) -> Action:
         target = min(_opponents(v), key=lambda seat: v.players[seat].card_count)
         return KingSwap(max(hand, key=lambda c: (c.value, c)), target)
     return legal[0]
+
+
+_CALL = CallYanniv()
+_QUEEN = UseQueen()
+_PLAY_KEYS: dict[Play, tuple[int, int]] = {}
+
+
+def _heaviest(play: Play) -> tuple[int, int]:
+    """Points then size of a play, memoized per (interned) play: this ranks every turn."""
+    key = _PLAY_KEYS.get(play)
+    if key is None:
+        key = (sum(c.value for c in play.cards), len(play.cards))
+        if len(_PLAY_KEYS) < 4096:  # well-formed plays are a few hundred
+            _PLAY_KEYS[play] = key
+    return key
 
 
 def _draw(legal: tuple[Action, ...]) -> Action:

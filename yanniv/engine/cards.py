@@ -108,11 +108,12 @@ def cards(codes: str) -> tuple[Card, ...]:
 
 
 def hand_value(hand: tuple[Card, ...] | list[Card]) -> int:
-    return sum(card.value for card in hand)
+    return sum(map(card_value, hand))
 
 
 #: Sort key of cards, read in C (a Python-level `__lt__` or key function costs per compare).
 card_key = attrgetter("key")
+card_value = attrgetter("value")
 
 
 def sort_hand(hand: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields, replace
 from typing import ClassVar, Literal
 
 from yanniv.engine.cards import Card, Colour
+from yanniv.engine.frozen import fast_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,7 @@ class Event:
         return ()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MancheStarted(Event):
     manche: int
@@ -31,6 +33,7 @@ class MancheStarted(Event):
     flipped: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Misdeal(Event):
     """A dealt hand held three of a rank or a three-card run of one suit: the deal is redone."""
@@ -39,6 +42,7 @@ class Misdeal(Event):
     manche: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Played(Event):
     seat: int
@@ -47,11 +51,13 @@ class Played(Event):
     at_once: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class YannivCalled(Event):
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class YannivChecked(Event):
     """The turn came back to the caller: `holds` ends the manche, otherwise play goes on."""
@@ -60,6 +66,7 @@ class YannivChecked(Event):
     holds: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
     """A card drawn: from the pile (card seen by the drawer only) or from the discard (public)."""
@@ -75,24 +82,28 @@ class Drew(Event):
         return (-1,) if self.source == "discard" else (self.seat,)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PowerChosen(Event):
     seat: int
     rank: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ColourChosen(Event):
     seat: int
     colour: Colour
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class QueenDrew(Event):
     seat: int
     count: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class QueenKept(Event):
     """Kept card and the order put back are known to the Queen player only."""
@@ -107,6 +118,7 @@ class QueenKept(Event):
         return (self.seat,)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FourAsked(Event):
     seat: int
@@ -114,6 +126,7 @@ class FourAsked(Event):
     rank: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FourAnswered(Event):
     """Whether the target had the asked value is public; which card, only the two know."""
@@ -129,6 +142,7 @@ class FourAnswered(Event):
         return (self.seat, self.asker)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FourExchanged(Event):
     private: ClassVar[tuple[str, ...]] = ("card",)
@@ -140,6 +154,7 @@ class FourExchanged(Event):
         return (self.seat, self.target)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KingSwapped(Event):
     private: ClassVar[tuple[str, ...]] = ("given", "taken")
@@ -152,18 +167,21 @@ class KingSwapped(Event):
         return (self.seat, self.target)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PowerSkipped(Event):
     seat: int
     rank: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DirectionChanged(Event):
     seat: int
     direction: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstraintSet(Event):
     """A 6 or a 7 binds the next player."""
@@ -174,16 +192,19 @@ class ConstraintSet(Event):
     colour: Colour | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PileReshuffled(Event):
     count: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MancheEnded(Event):
     manche: int
@@ -197,6 +218,7 @@ class MancheEnded(Event):
     totals: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     totals: tuple[int, ...]

@@ -244,7 +244,10 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, tuple[Event, .
         raise IllegalActionError(
             "match_over", "La partie est terminée.", "The match is over."
         )
-    if action not in legal_actions(state):
+    legal = state._legal
+    if legal is None:
+        legal = legal_actions(state)
+    if action not in legal:
         raise explain(state, action)
     s = state.copy()
     s.step += 1
@@ -369,8 +372,8 @@ def _reshuffle(s: MatchState, events: list[Event]) -> bool:
 
 def _receive_from_pile(s: MatchState, seat: int, card: Card) -> None:
     """Whoever knew this card's place in the pile (a Queen's order) now knows who has it."""
-    for viewer, known_cards in enumerate(s.pile_known):
-        if known_cards and card in known_cards:
+    for viewer, known_cards in enumerate(s.pile_known if any(s.pile_known) else ()):
+        if card in known_cards:
             pile_known = list(s.pile_known)
             pile_known[viewer] = known_cards - {card}
             s.pile_known = tuple(pile_known)
@@ -400,11 +403,11 @@ def _draw(
         return None
     drawn = _pop_pile(s, 1, events)
     if not drawn:
-        events.append(Drew(seat=seat, source="pile", card=None, without_playing=without_playing))
+        events.append(Drew(seat, "pile", None, without_playing))
         return None
     card = drawn[0]
     _receive_from_pile(s, seat, card)
-    events.append(Drew(seat=seat, source="pile", card=card, without_playing=without_playing))
+    events.append(Drew(seat, "pile", card, without_playing))
     return card
 
 
@@ -580,7 +583,9 @@ def _end_turn(s: MatchState, events: list[Event]) -> None:
     if s.turn_power == 9 and s.turn_power_count % 2 == 1:
         s.direction = -s.direction  # type: ignore[assignment]
         events.append(DirectionChanged(seat=seat, direction=s.direction))
-    nxt = next_seat(s, seat)
+    nxt = (seat + s.direction) % s.config.seats
+    if not s.active[nxt]:
+        nxt = next_seat(s, seat)
     constraint: Constraint | None = None
     if s.turn_power == 6:
         constraint = _SIX[s.turn_six_colour]  # type: ignore[index]

@@ -7,6 +7,7 @@ from typing import Literal
 
 from yanniv.engine.actions import DecisionKind
 from yanniv.engine.cards import Card, Colour
+from yanniv.engine.frozen import fast_init
 
 Direction = Literal[1, -1]
 
@@ -29,6 +30,7 @@ class MatchConfig:
             raise ValueError("first_player must be a seat index")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Packet:
     """Cards put on the discard in one turn; `seat` is None for the card flipped at the deal."""
@@ -45,6 +47,7 @@ class Constraint:
     colour: Colour | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Pending:
     """The decision that must be taken now, and by whom (not always the turn player)."""

@@ -19,6 +19,13 @@ from yanniv.engine.rules import legal_actions, takeable_cards
 from yanniv.engine.state import Constraint, MancheResult, MatchState, Packet, Pending
 
 _VALUE = attrgetter("value")
+_NONE: tuple[Card, ...] = ()
+
+
+def _sorted(cards: frozenset[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=card_key)) if cards else _NONE
+
+
 #: Pending kinds that would tell others something hidden are shown to them as this kind.
 _PUBLIC_KIND: dict[str, DecisionKind] = {"play_drawn": "draw"}
 
@@ -100,16 +107,17 @@ def view(state: MatchState, viewer: int | None) -> MatchView:
     scores = state.scores
     active = state.active
     caller = state.yanniv_caller
-    players = []
-    for seat in range(n):
-        if seat == viewer:
-            known = hands[seat]
-        else:
-            known_set = row[seat]
-            known = tuple(sorted(known_set, key=card_key)) if known_set else ()
-        players.append(
-            PlayerView(seat, active[seat], len(hands[seat]), scores[seat], known, caller == seat)
+    players = tuple([
+        PlayerView(
+            seat,
+            active[seat],
+            len(hands[seat]),
+            scores[seat],
+            hands[seat] if seat == viewer else _sorted(row[seat]),
+            caller == seat,
         )
+        for seat in range(n)
+    ])
     takeable = takeable_cards(state)
     pile_known: tuple[Card, ...] = ()
     if viewer is not None and state.pile_known[viewer]:
@@ -132,7 +140,7 @@ def view(state: MatchState, viewer: int | None) -> MatchView:
         state.step,
         hand,
         sum(map(_VALUE, hand)) if hand is not None else None,
-        tuple(players),
+        players,
         len(state.pile),
         pile_known,
         state.discard,
