@@ -94,6 +94,7 @@ def greedy(v: MatchView) -> Action:
 
 _CALL = CallYanniv()
 _QUEEN = UseQueen()
+_PILE = DrawPile()
 _PLAY_KEYS: dict[Play, tuple[int, int]] = {}
 
 
@@ -113,7 +114,7 @@ def _draw(legal: tuple[Action, ...]) -> Action:
         best = min(takes, key=lambda a: a.card.value)
         if best.card.value <= 3:
             return best
-    return DrawPile() if DrawPile() in legal else legal[0]
+    return _PILE if _PILE in legal else legal[0]
 
 
 def greedy_policy(seed: int | str = 0) -> Policy:

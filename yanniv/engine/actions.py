@@ -268,3 +268,5 @@ DecisionKind = Literal[
 play_of = _PLAYS.__getitem__
 take_of = _TAKES.__getitem__
 give_of = _GIVES.__getitem__
+swap_of = _SWAPS.__getitem__
+ask_of = _ASKS.__getitem__

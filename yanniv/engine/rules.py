@@ -27,8 +27,10 @@ from yanniv.engine.actions import (
     Skip,
     TakeDiscard,
     UseQueen,
+    ask_of,
     give_of,
     play_of,
+    swap_of,
     take_of,
 )
 from yanniv.engine.cards import JACK, KING, QUEEN, Card, hand_value, sort_hand
@@ -66,6 +68,7 @@ _DRAW_PENDING = tuple(Pending(kind="draw", seat=seat) for seat in range(4))
 _TURN_STARTED = tuple(TurnStarted(seat=seat) for seat in range(4))
 _DRAW_PILE = DrawPile()
 _CALL = CallYanniv()
+_SKIP = Skip()
 _SEVEN = Constraint("seven")
 _SIX = {colour: Constraint("six", colour) for colour in ("red", "black")}
 #: How many packets below the Jack's own the first Jack reaches; each extra Jack adds one.
@@ -173,6 +176,11 @@ def legal_actions(state: MatchState) -> tuple[Action, ...]:
     return result
 
 
+@lru_cache(maxsize=64)
+def _asks(targets: tuple[int, ...]) -> tuple[AskFour, ...]:
+    return tuple(ask_of((t, rank)) for t in targets for rank in range(1, 14))
+
+
 def _draw_options(state: MatchState) -> list[Action]:
     previous = previous_takeable(state)
     options: list[Action] = [_DRAW_PILE, *map(take_of, previous)]
@@ -211,7 +219,7 @@ def _legal(state: MatchState) -> list[Action]:
     if kind == "draw":
         return _draw_options(state)
     if kind in ("play_drawn", "four_play_received"):
-        return [PlayAtOnce(pending.cards[0]), Skip()]
+        return [PlayAtOnce(pending.cards[0]), _SKIP]
     if kind == "queen_keep":
         drawn = pending.cards
         result: list[Action] = []
@@ -221,14 +229,14 @@ def _legal(state: MatchState) -> list[Action]:
         return result
     if kind == "four_ask":
         targets = [t for t in range(state.config.seats) if t != seat and state.active[t]]
-        return [AskFour(t, rank) for t in targets for rank in range(1, 14)] + [Skip()]
+        return [*_asks(tuple(targets)), _SKIP]
     if kind == "four_give":
         return [give_of(card) for card in hand if card.rank == pending.rank]
     if kind == "four_exchange":
         return list(map(give_of, hand))
     if kind == "king":
         targets = [t for t in range(state.config.seats) if t != seat and state.active[t]]
-        return [KingSwap(card, t) for t in targets for card in hand] + [Skip()]
+        return [swap_of((card, t)) for t in targets for card in hand] + [_SKIP]
     raise AssertionError(f"unknown pending kind {kind}")
 
 

@@ -23,7 +23,7 @@ _NONE: tuple[Card, ...] = ()
 
 
 def _sorted(cards: frozenset[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=card_key)) if cards else _NONE
+    return tuple(sorted(cards, key=card_key))
 
 
 #: Pending kinds that would tell others something hidden are shown to them as this kind.
@@ -113,7 +113,7 @@ def view(state: MatchState, viewer: int | None) -> MatchView:
             active[seat],
             len(hands[seat]),
             scores[seat],
-            hands[seat] if seat == viewer else _sorted(row[seat]),
+            hands[seat] if seat == viewer else _sorted(row[seat]) if row[seat] else _NONE,
             caller == seat,
         )
         for seat in range(n)
