@@ -49,7 +49,10 @@ class Play:
 
     def __new__(cls, cards: tuple[Card, ...]) -> Play:
         found = _lookup(_PLAYS, cards)
-        return found if found is not None else _fresh(cls, cards=tuple(cards))
+        if found is None:  # maybe a list, or another sequence of the same cards
+            cards = tuple(cards)
+            found = _PLAYS.get(cards)
+        return found if found is not None else _fresh(cls, cards=cards)
 
     def __reduce__(self) -> tuple:
         return (Play, (self.cards,))
