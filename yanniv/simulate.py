@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from yanniv.engine import MatchConfig, apply, new_match, view
+from yanniv.engine.cards import Card
 from yanniv.engine.events import (
-    Drew,
     FourAsked,
     KingSwapped,
     MancheEnded,
@@ -40,7 +41,7 @@ def run_simulation(
     if unknown:
         raise SystemExit(f"unknown policies {unknown}; choose from {sorted(POLICIES)}")
 
-    counts: Counter[str] = Counter()
+    counts: Counter = Counter()
     powers_played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     actions = 0
@@ -53,8 +54,7 @@ def run_simulation(
         ]
         state = new_match(MatchConfig(seats=seats, manches=manches), match_seed)
         while not state.finished:
-            seat = state.to_act
-            assert seat is not None
+            seat = state.pending.seat  # type: ignore[union-attr]
             action = players[seat](view(state, seat))
             state, events = apply(state, action)
             actions += 1
@@ -63,7 +63,7 @@ def run_simulation(
         counts["manches"] += len(state.manche_history)
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
-    calls = counts["yanniv_calls"]
+    calls = counts[YannivCalled]
     return {
         "seats": seats,
         "matches": matches,
@@ -76,13 +76,13 @@ def run_simulation(
         "matches_per_cpu_s": round(matches / cpu, 1) if cpu else None,
         "actions_per_s": round(actions / elapsed, 1),
         "mean_manches": round(counts["manches"] / matches, 3),
-        "mean_turns_per_match": round(counts["turns"] / matches, 2),
+        "mean_turns_per_match": round(counts[TurnStarted] / matches, 2),
         "mean_actions_per_match": round(actions / matches, 2),
         "powers_played": {POWER_NAMES[r]: powers_played[POWER_NAMES[r]] for r in POWER_NAMES},
         "powers_used": {
-            "4_asks": counts["four_asks"],
-            "roi_swaps": counts["king_swaps"],
-            "dame_draws": counts["queen_draws"],
+            "4_asks": counts[FourAsked],
+            "roi_swaps": counts[KingSwapped],
+            "dame_draws": counts[QueenDrew],
         },
         "yanniv_calls": calls,
         "yanniv_failed_check": counts["yanniv_failed"],
@@ -94,29 +94,27 @@ def run_simulation(
     }
 
 
-def _count(events: tuple, counts: Counter[str], powers: Counter[str]) -> None:
+def _count(events: tuple, counts: Counter, powers: Counter[str]) -> None:
+    """Tally events by type (read back in `run_simulation`) and the powers put to use."""
     for event in events:
         kind = type(event)
-        if kind is TurnStarted:
-            counts["turns"] += 1
-        elif kind is Played and not event.at_once:
-            ranks = {card.rank for card in event.cards if card.is_power}
-            if len(ranks) == 1:
-                powers[POWER_NAMES[ranks.pop()]] += 1
+        counts[kind] += 1
+        if kind is Played:
+            if not event.at_once:
+                rank = _single_power(event.cards)
+                if rank is not None:
+                    powers[POWER_NAMES[rank]] += 1
         elif kind is PowerChosen:
             powers[POWER_NAMES[event.rank]] += 1
-        elif kind is YannivCalled:
-            counts["yanniv_calls"] += 1
-        elif kind is YannivChecked and not event.holds:
-            counts["yanniv_failed"] += 1
-        elif kind is MancheEnded:
-            if event.caller is not None and event.winner != event.caller:
-                counts["caller_beaten"] += 1
-        elif kind is FourAsked:
-            counts["four_asks"] += 1
-        elif kind is KingSwapped:
-            counts["king_swaps"] += 1
-        elif kind is QueenDrew:
-            counts["queen_draws"] += 1
-        elif kind is Drew:
-            pass
+        elif kind is YannivChecked:
+            if not event.holds:
+                counts["yanniv_failed"] += 1
+        elif kind is MancheEnded and event.caller is not None and event.winner != event.caller:
+            counts["caller_beaten"] += 1
+
+
+@lru_cache(maxsize=1024)
+def _single_power(cards: tuple[Card, ...]) -> int | None:
+    """The power a packet carries when it holds one power rank (several need a choice)."""
+    ranks = {card.rank for card in cards if card.is_power}
+    return ranks.pop() if len(ranks) == 1 else None

@@ -8,6 +8,7 @@ seat. Every step that needs someone's decision is a `Pending` in the state.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 from itertools import permutations
 
@@ -33,7 +34,7 @@ from yanniv.engine.actions import (
     swap_of,
     take_of,
 )
-from yanniv.engine.cards import JACK, KING, QUEEN, Card, hand_value, sort_hand
+from yanniv.engine.cards import JACK, KING, QUEEN, Card, card_key, hand_value
 from yanniv.engine.chance import rng, shuffled
 from yanniv.engine.combos import all_combinations, extends
 from yanniv.engine.errors import IllegalActionError
@@ -265,11 +266,16 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, tuple[Event, .
 
 
 def _remove(hand: tuple[Card, ...], cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
+    if len(cards) == 1:
+        index = hand.index(cards[0])
+        return hand[:index] + hand[index + 1 :]
     return tuple([c for c in hand if c not in cards])
 
 
 def _add(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    return sort_hand((*hand, card))
+    """Insert into the (sorted) hand at its place."""
+    index = bisect_left(hand, card.key, key=card_key)
+    return (*hand[:index], card, *hand[index:])
 
 
 def _set_hand(s: MatchState, seat: int, hand: tuple[Card, ...]) -> None:
