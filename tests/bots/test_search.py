@@ -1,0 +1,136 @@
+"""difficile's fast simulator follows the engine where it matters (legal heaviest plays, manche
+scoring), its sampled worlds hold exactly the deck, and its search only overrides moyen's
+choice on clear evidence."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.bots.conftest import random_states
+from yanniv.bots import fastsim
+from yanniv.bots.search import Plan, better_than_first, evaluate, sample_world
+from yanniv.engine import DECK, view
+from yanniv.engine.cards import Card
+from yanniv.engine.combos import all_combinations
+from yanniv.engine.rules import playable
+from yanniv.engine.scoring import manche_outcome
+from yanniv.engine.state import Constraint
+
+BY_KEY = {card.key: card for card in DECK}
+CONSTRAINTS = {
+    fastsim.FREE: None,
+    fastsim.SEVEN: Constraint("seven"),
+    fastsim.SIX_RED: Constraint("six", "red"),
+    fastsim.SIX_BLACK: Constraint("six", "black"),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CONSTRAINTS))
+def test_best_play_is_a_legal_heaviest_combination(code: int) -> None:
+    rng = random.Random(code)
+    for _ in range(300):
+        hand = sorted(c.key for c in rng.sample(DECK, rng.randint(1, 7)))
+        cards = tuple(BY_KEY[k] for k in hand)
+        legal = [c for c in all_combinations(cards) if playable(c, CONSTRAINTS[code])]
+        play = fastsim.best_play(hand, code)
+        if not legal:
+            assert play == []
+            continue
+        chosen = tuple(sorted(BY_KEY[k] for k in play))
+        assert chosen in {tuple(sorted(c)) for c in legal}
+        assert sum(c.value for c in chosen) == max(sum(c.value for c in c_) for c_ in legal)
+
+
+def test_manche_deltas_follow_the_engine() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hands: list[list[Card]] = [
+            sorted(deck[i * 3 : i * 3 + rng.randint(0, 3)]) for i in range(4)
+        ]
+        caller = rng.choice([None, 0, 1, 2, 3])
+        w = fastsim.World(
+            [[c.key for c in h] for h in hands], [], [], [], None, 0, 1, caller,
+            fastsim.FREE, [True] * 4,
+        )
+        points = [sum(c.value for c in h) for h in hands]
+        winner, tied = manche_outcome(points, [len(h) for h in hands], [0, 1, 2, 3], caller)
+        expected = [-5 if t == winner else 0 if t in tied else points[t] for t in range(4)]
+        assert fastsim.deltas(w) == expected
+
+
+def test_sampled_worlds_hold_the_deck_and_the_seat_s_hand() -> None:
+    rng = random.Random(2)
+    checked = 0
+    for state in random_states(seed=17, matches=3, seats=4):
+        if state.pending is None or state.pending.kind != "turn":
+            continue
+        seat = state.turn
+        seen = view(state, seat)
+        w = sample_world(seen, None, rng)
+        every = [k for h in w.hands for k in h] + w.pile + w.dead
+        every += [k for p in w.packets for k in p]
+        assert sorted(every) == sorted(c.key for c in DECK)
+        assert w.hands[seat] == [c.key for c in state.hands[seat]]
+        assert [len(h) for h in w.hands] == [len(h) for h in state.hands]
+        caller = state.yanniv_caller
+        if caller is not None and caller != seat:
+            assert fastsim.hand_points(w.hands[caller]) <= 5
+        # Playing the manche out never loses or duplicates a card.
+        sim = fastsim.Sim(random.Random(1))
+        sim.finish(w)
+        every = [k for h in w.hands for k in h] + w.pile + w.dead
+        every += [k for p in w.packets for k in p]
+        assert sorted(every) == sorted(c.key for c in DECK)
+        checked += 1
+        if checked == 40:
+            break
+    assert checked == 40
+
+
+def test_search_scores_every_plan_in_the_same_worlds() -> None:
+    state = next(
+        s for s in random_states(seed=4, matches=2, seats=4)
+        if s.pending is not None and s.pending.kind == "turn" and len(s.hands[s.turn]) >= 3
+    )
+    seen = view(state, state.turn)
+    plays = [Plan(play=(c.key,)) for c in state.hands[state.turn][:2]]
+    results = evaluate(seen, None, random.Random(0), plays, 0.0, 12, 12)
+    assert [len(r) for r in results] == [12, 12]
+
+
+def test_search_keeps_the_prior_choice_without_clear_evidence() -> None:
+    first = [0.0, 1.0, -1.0, 0.5] * 5
+    assert better_than_first([first, [x + 0.05 for x in first]], 2.0) == 1  # better in every world
+    noisy = [x + (3.0 if i % 2 else -2.5) for i, x in enumerate(first)]
+    assert better_than_first([first, noisy], 2.0) == 0  # +0.25 on average, but noisy
+    better = [x + 2.0 + 0.1 * (i % 3) for i, x in enumerate(first)]
+    assert better_than_first([first, noisy, better], 2.0) == 2
+
+
+def test_draw_plans_finish_the_turn_without_losing_a_card() -> None:
+    rng = random.Random(8)
+    checked = 0
+    for state in random_states(seed=19, matches=4, seats=4):
+        if state.pending is None or state.pending.kind != "draw":
+            continue
+        seen = view(state, state.turn)
+        takes = [c.key for c in seen.takeable] or [fastsim.PILE]
+        for take in (fastsim.PILE, takes[0]):
+            w = sample_world(seen, None, rng)
+            before = len(w.hands[state.turn])
+            sim = fastsim.Sim(random.Random(1))
+            power = seen.turn_power or 0
+            count = sum(1 for c in seen.turn_play if c.rank == power)
+            sim.after_play(w, w.packets[-1], power, count, take)
+            assert len(w.hands[state.turn]) <= before + 1
+            every = [k for h in w.hands for k in h] + w.pile + w.dead
+            every += [k for p in w.packets for k in p]
+            assert sorted(every) == sorted(c.key for c in DECK)
+        checked += 1
+        if checked == 30:
+            break
+    assert checked == 30

@@ -1,0 +1,361 @@
+"""A fast manche simulator for `difficile`'s playouts: plain ints and lists, no engine objects.
+
+The engine copies a whole state per action (about 2 ms a manche); a search needs hundreds of
+manches per decision, so this module replays the rules on a sampled world with cards as
+their engine `key` (rank * 4 + suit index) and every seat played by a greedy rollout policy
+(heaviest combination, small or pairing discards, YANNIV at once, King and 4 on the caller
+or the lightest hand). Approximations, all rare or small: a 4 asks the target's lowest rank,
+a Queen keeps the lowest card, a Jack takes the lowest card in reach when it is small, 6s of
+both colours impose the colour of the first one.
+"""
+
+from __future__ import annotations
+
+import random
+
+#: Per card key: rank, points, red or not, power or not.
+RANK = [k >> 2 for k in range(56)]
+VALUE = [min(k >> 2, 10) for k in range(56)]
+RED = [(k & 3) in (1, 2) for k in range(56)]
+POWER = [(k >> 2) in (4, 6, 7, 8, 9, 11, 12, 13) for k in range(56)]
+#: Power applied when a run holds several (no draw first, then those that lower the hand).
+PREFERENCE = {8: 0, 12: 1, 11: 2, 7: 3, 6: 4, 4: 5, 9: 6, 13: 7}
+#: Constraint codes on the player to act.
+FREE, SEVEN, SIX_RED, SIX_BLACK = 0, 7, 61, 62
+#: Draw choices besides a discard card's key: the pile, or the Queen's draw.
+PILE, QUEEN_DRAW = -1, -2
+LIMIT = 5
+#: Newest discard packets kept apart (beyond any Jack's reach); older cards are only dead.
+PACKETS = 6
+MAX_TURNS = 120
+
+
+class World:
+    """One sampled manche in progress, from the start of `turn`'s turn."""
+
+    __slots__ = (
+        "active", "caller", "constraint", "dead", "direction", "hands", "packets", "pile",
+        "prev", "turn",
+    )
+
+    def __init__(
+        self, hands: list[list[int]], pile: list[int], packets: list[list[int]],
+        dead: list[int], prev: list[int] | None, turn: int, direction: int,
+        caller: int | None, constraint: int, active: list[bool],
+    ) -> None:
+        self.hands = hands
+        #: Top card last.
+        self.pile = pile
+        #: The newest discard packets, newest last (the Jack's reach); older cards in `dead`.
+        self.packets = packets
+        self.dead = dead
+        #: The previous player's packet (None if he put none down).
+        self.prev = prev
+        self.turn = turn
+        self.direction = direction
+        self.caller = caller
+        self.constraint = constraint
+        self.active = active
+
+    def copy(self) -> World:
+        packets = [list(p) for p in self.packets]
+        prev = None
+        if self.prev is not None:
+            prev = packets[-1] if self.packets and self.prev is self.packets[-1] else list(
+                self.prev
+            )
+        return World(
+            [list(h) for h in self.hands], list(self.pile), packets, list(self.dead), prev,
+            self.turn, self.direction, self.caller, self.constraint, self.active,
+        )
+
+
+def hand_points(hand: list[int]) -> int:
+    total = 0
+    for card in hand:
+        total += VALUE[card]
+    return total
+
+
+def _allowed(card: int, constraint: int) -> bool:
+    if constraint == SEVEN:
+        return VALUE[card] <= 7 and RANK[card] <= 7
+    if constraint == SIX_RED:
+        return RED[card]
+    if constraint == SIX_BLACK:
+        return not RED[card]
+    return True
+
+
+def best_play(hand: list[int], constraint: int) -> list[int]:
+    """The heaviest legal combination (more cards on ties); [] when none is legal."""
+    best: list[int] = []
+    best_value = -1
+    n = len(hand)
+    seven = constraint == SEVEN
+    i = 0
+    while i < n:
+        rank = RANK[hand[i]]
+        j = i + 1
+        while j < n and RANK[hand[j]] == rank:
+            j += 1
+        if not (seven and rank > 7):
+            group = hand[i:j]
+            if constraint in (FREE, SEVEN) or any(_allowed(c, constraint) for c in group):
+                total = VALUE[hand[i]] * (j - i)
+                if total > best_value or (total == best_value and j - i > len(best)):
+                    best, best_value = group, total
+        i = j
+    if n >= 3:
+        for suit in range(4):
+            cards = [c for c in hand if c & 3 == suit and not (seven and RANK[c] > 7)]
+            if len(cards) < 3 or (constraint in (SIX_RED, SIX_BLACK) and not _allowed(
+                cards[0], constraint
+            )):
+                continue
+            start = 0
+            for k in range(1, len(cards) + 1):
+                if k == len(cards) or RANK[cards[k]] != RANK[cards[k - 1]] + 1:
+                    if k - start >= 3:
+                        run = cards[start:k]
+                        total = sum(VALUE[c] for c in run)
+                        if total > best_value or (total == best_value and len(run) > len(best)):
+                            best, best_value = run, total
+                    start = k
+    return best
+
+
+def _extends(played: list[int], card: int) -> bool:
+    """A pile card played at once: same rank as a set (or single), or prolonging the run."""
+    rank = RANK[card]
+    if all(RANK[c] == RANK[played[0]] for c in played):
+        return rank == RANK[played[0]]
+    if card & 3 != played[0] & 3:
+        return False
+    ranks = [RANK[c] for c in played]
+    return rank == min(ranks) - 1 or rank == max(ranks) + 1
+
+
+def _power(played: list[int]) -> tuple[int, int]:
+    """(power rank, count) of a packet: sets use all their cards, runs one chosen power."""
+    rank = RANK[played[0]]
+    if all(RANK[c] == rank for c in played):
+        return (rank, len(played)) if POWER[played[0]] else (0, 0)
+    powers = [RANK[c] for c in played if POWER[c]]
+    if not powers:
+        return 0, 0
+    return min(powers, key=PREFERENCE.__getitem__), 1
+
+
+class Sim:
+    """Plays worlds to the end of the manche; one per decision (owns its generator)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def next_seat(self, w: World, seat: int) -> int:
+        n = len(w.hands)
+        candidate = seat
+        for _ in range(n):
+            candidate = (candidate + w.direction) % n
+            if w.active[candidate]:
+                return candidate
+        return seat
+
+    def pop(self, w: World) -> int | None:
+        if not w.pile:
+            cards = w.dead
+            for packet in w.packets[:-1]:
+                cards.extend(packet)
+                packet.clear()
+            if not cards:
+                return None
+            self.rng.shuffle(cards)
+            w.pile = cards
+            w.dead = []
+        return w.pile.pop()
+
+    def victim(self, w: World, seat: int) -> int | None:
+        if w.caller is not None and w.caller != seat:
+            return w.caller
+        best = None
+        low = 999
+        for t in range(len(w.hands)):
+            if t != seat and w.active[t]:
+                points = hand_points(w.hands[t])
+                if points < low:
+                    best, low = t, points
+        return best
+
+    def draw(self, w: World, seat: int, played: list[int], power: int, count: int,
+             take: int | None = None) -> None:
+        """The draw step after `played` (or without playing when it is empty)."""
+        hand = w.hands[seat]
+        if power == 8:
+            return
+        if take is None:
+            take = self.choose_take(w, hand, power, count)
+        if take >= 0:
+            for packet in w.packets:
+                if take in packet:
+                    packet.remove(take)
+                    break
+            hand.append(take)
+            hand.sort()
+            return
+        if take == QUEEN_DRAW:
+            drawn = [c for c in (self.pop(w) for _ in range(count + 1)) if c is not None]
+            if drawn:
+                keep = min(drawn, key=VALUE.__getitem__)
+                drawn.remove(keep)
+                w.pile.extend(drawn)
+                hand.append(keep)
+                hand.sort()
+            return
+        card = self.pop(w)
+        if card is None:
+            return
+        if played and _extends(played, card):
+            played.append(card)
+            return
+        hand.append(card)
+        hand.sort()
+
+    def choose_take(self, w: World, hand: list[int], power: int, count: int) -> int:
+        """A discard card worth taking (small, or pairing one in hand), else the Queen's
+        draw after a Queen, else the pile."""
+        options = [c for c in w.prev if not POWER[c]] if w.prev is not None else []
+        if power == 11:
+            reach = 1 + count
+            for packet in reversed(w.packets[:-1]):
+                if reach <= 0:
+                    break
+                if packet:
+                    options.extend(packet)
+                    reach -= 1
+        best = None
+        best_score = 4
+        ranks = {RANK[c] for c in hand}
+        for card in options:
+            v = VALUE[card]
+            score = v - (v + 1 if RANK[card] in ranks else 0)
+            if score < best_score:
+                best, best_score = card, score
+        if best is None:
+            return QUEEN_DRAW if power == 12 else PILE
+        return best
+
+    def powers(self, w: World, seat: int, power: int, count: int) -> None:
+        hand = w.hands[seat]
+        if power == 13:
+            for _ in range(count):
+                target = self.victim(w, seat)
+                if target is None or not hand:
+                    return
+                give = hand.pop()  # sorted by rank: the highest
+                other = w.hands[target]
+                other.append(give)
+                taken = other.pop(self.rng.randrange(len(other)))
+                other.sort()
+                hand.append(taken)
+                hand.sort()
+        elif power == 4:
+            for _ in range(count):
+                target = self.victim(w, seat)
+                if target is None or not hand or not w.hands[target]:
+                    return
+                other = w.hands[target]
+                low = min(other, key=VALUE.__getitem__)
+                if VALUE[hand[-1]] <= VALUE[low] and target != w.caller:
+                    return
+                other.remove(low)
+                give = hand.pop()
+                hand.append(low)
+                hand.sort()
+                other.append(give)
+                other.sort()
+
+    def turn(
+        self, w: World, play: list[int] | None = None, take: int | None = None,
+        call: bool = False,
+    ) -> bool:
+        """Play `w.turn`'s turn (the policy's, or `call`, or `play` then `take`: a discard
+        card, -1 for the pile); True when the manche is over."""
+        seat = w.turn
+        hand = w.hands[seat]
+        constraint = w.constraint
+        if play is None:
+            call = call or (
+                w.caller is None and constraint != SEVEN and hand_points(hand) <= LIMIT
+            )
+            if not call:
+                play = best_play(hand, constraint)
+        if call:
+            w.caller = seat
+            w.prev = None
+            return self.end_turn(w, seat, 0, 0, 0)
+        assert play is not None
+        if not play:
+            if hand:
+                self.draw(w, seat, [], 0, 0, take)
+            w.prev = None
+            return self.end_turn(w, seat, 0, 0, 0)
+        played = list(play)
+        for card in played:
+            hand.remove(card)
+        power, count = _power(played)
+        w.packets.append(played)
+        if len(w.packets) > PACKETS:
+            w.dead.extend(w.packets.pop(0))
+        return self.after_play(w, played, power, count, take)
+
+    def after_play(
+        self, w: World, played: list[int], power: int, count: int, take: int | None = None
+    ) -> bool:
+        """The rest of `w.turn`'s turn once `played` (the newest packet) is down: draw
+        (`take` as in `turn`), powers, then the next player; True when the manche is over."""
+        seat = w.turn
+        self.draw(w, seat, played, power, count, take)
+        self.powers(w, seat, power, count)
+        w.prev = played
+        colour = FREE
+        if power == 6:
+            six = next(c for c in played if RANK[c] == 6)
+            colour = SIX_RED if RED[six] else SIX_BLACK
+        return self.end_turn(w, seat, power, count, colour)
+
+    def end_turn(self, w: World, seat: int, power: int, count: int, colour: int) -> bool:
+        if power == 9 and count % 2 == 1:
+            w.direction = -w.direction
+        nxt = self.next_seat(w, seat)
+        w.constraint = SEVEN if power == 7 else colour if power == 6 else FREE
+        w.turn = nxt
+        if w.caller == nxt:
+            if hand_points(w.hands[nxt]) <= LIMIT:
+                return True
+            w.caller = None
+        return False
+
+    def finish(self, w: World) -> bool:
+        """Play on until the manche ends; False if it was cut (hands scored as they are)."""
+        return any(self.turn(w) for _ in range(MAX_TURNS))
+
+
+def deltas(w: World) -> list[int]:
+    """Manche score changes as the engine counts them (-5 for the single winner)."""
+    seats = [t for t in range(len(w.hands)) if w.active[t]]
+    points = [hand_points(h) for h in w.hands]
+    low = min(points[t] for t in seats)
+    best = [t for t in seats if points[t] == low]
+    if len(best) > 1:
+        fewest = min(len(w.hands[t]) for t in best)
+        best = [t for t in best if len(w.hands[t]) == fewest]
+    if len(best) > 1 and w.caller in best:
+        best = [w.caller]
+    result = [0] * len(w.hands)
+    for t in seats:
+        if len(best) == 1 and t == best[0]:
+            result[t] = -5
+        elif t not in best:
+            result[t] = points[t]
+    return result

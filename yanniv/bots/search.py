@@ -1,0 +1,121 @@
+"""Flat Monte Carlo over sampled worlds with the fast simulator (`fastsim`).
+
+Each world is dealt consistently with the seat's view (`determinize.sample_hidden`: the
+tracker's facts, the caller's hand under 5 points); every candidate is played in the same
+worlds (common random numbers) and the manche is played to its end; a candidate scores the
+opponents' mean manche delta minus its own.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import sqrt
+
+from yanniv.bots.determinize import sample_hidden
+from yanniv.bots.fastsim import FREE, PACKETS, SEVEN, SIX_BLACK, SIX_RED, Sim, World, deltas
+from yanniv.bots.tracker import Tracker
+from yanniv.engine.view import MatchView
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A candidate turn: call YANNIV, or play `play` (card keys) then draw `take` (a discard
+    card key, `PILE`, `QUEEN_DRAW`, None to let the rollout policy choose); with `drawing`,
+    the cards are already down and only `take` is chosen."""
+
+    play: tuple[int, ...] = ()
+    take: int | None = None
+    call: bool = False
+    drawing: bool = False
+
+
+def constraint_code(v: MatchView) -> int:
+    c = v.constraint
+    if c is None:
+        return FREE
+    if c.kind == "seven":
+        return SEVEN
+    return SIX_RED if c.colour == "red" else SIX_BLACK
+
+
+def sample_world(v: MatchView, tracker: Tracker | None, rng: random.Random) -> World:
+    """A world this seat's view cannot tell apart from the real one, at the turn's start."""
+    hidden, rest = sample_hidden(v, tracker, rng)
+    hands: list[list[int]] = []
+    for p in v.players:
+        if p.seat == v.viewer:
+            hands.append(sorted(c.key for c in v.hand or ()))
+        elif not p.active:
+            hands.append([])
+        else:
+            hands.append(sorted([c.key for c in p.known_cards] + [c.key for c in hidden[p.seat]]))
+    pile = [c.key for c in rest] + [c.key for c in reversed(v.pile_known)]
+    discard = v.discard
+    split = max(0, len(discard) - PACKETS)
+    dead = [c.key for packet in discard[:split] for c in packet.cards]
+    packets = [[c.key for c in packet.cards] for packet in discard[split:]]
+    prev = None
+    if v.previous_packet is not None:
+        if v.previous_packet == len(discard) - 1 and packets:
+            prev = packets[-1]
+        else:
+            prev = [c.key for c in discard[v.previous_packet].cards]
+    return World(
+        hands, pile, packets, dead, prev, v.turn, v.direction, v.yanniv_caller,
+        constraint_code(v), [p.active for p in v.players],
+    )
+
+
+def relative(result: list[int], seat: int, active: list[bool]) -> float:
+    others = [result[t] for t in range(len(result)) if t != seat and active[t]]
+    return sum(others) / len(others) - result[seat] if others else 0.0
+
+
+def evaluate(
+    v: MatchView, tracker: Tracker | None, rng: random.Random, plans: Sequence[Plan],
+    budget_s: float, max_worlds: int, min_worlds: int = 8,
+) -> list[list[float]]:
+    """Relative manche score of each plan in each of the same sampled worlds."""
+    seat = v.viewer
+    assert seat is not None
+    sim = Sim(random.Random())
+    results: list[list[float]] = [[] for _ in plans]
+    power = v.turn_power or 0
+    count = sum(1 for c in v.turn_play if c.rank == power)
+    deadline = time.perf_counter() + budget_s
+    worlds = 0
+    while worlds < max_worlds and (worlds < min_worlds or time.perf_counter() < deadline):
+        base = sample_world(v, tracker, rng)
+        world_seed = rng.getrandbits(32)
+        for index, plan in enumerate(plans):
+            w = base.copy()
+            sim.rng.seed(world_seed)
+            if plan.drawing:
+                over = sim.after_play(w, w.packets[-1], power, count, plan.take)
+            else:
+                over = sim.turn(w, list(plan.play) or None, plan.take, plan.call)
+            if not over:
+                sim.finish(w)
+            results[index].append(relative(deltas(w), seat, w.active))
+        worlds += 1
+    return results
+
+
+def better_than_first(results: list[list[float]], z: float) -> int:
+    """Index of the plan to follow: the first (the prior's choice) unless another beats it
+    in the same worlds by more than `z` standard errors of the paired difference."""
+    first = results[0]
+    n = len(first)
+    best, best_gain = 0, 0.0
+    if n < 2:
+        return 0
+    for index in range(1, len(results)):
+        diffs = [b - a for a, b in zip(first, results[index], strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean > z * sqrt(var / n) and mean > best_gain:
+            best, best_gain = index, mean
+    return best
