@@ -197,7 +197,10 @@ def test_keyboard_only_turn_and_illegal_hint(pages: Any, live_server: Any) -> No
     assert pair is not None
     for card in pair:
         host.click(f'#hand [data-code="{card}"]')
-    assert host.locator("#play-btn").is_disabled()
+    # The client renders once per frame: wait for the render of the two-card selection.
+    host.wait_for_function("() => window.yannivStore.get().selection.length === 2")
+    host.wait_for_selector("#play-btn[disabled]")
+    host.wait_for_function("() => document.querySelector('#hint').textContent.includes('même')")
     assert "même valeur" in host.inner_text("#hint")
     host.click("#actions button.secondary")  # Désélectionner
     host.wait_for_function("() => window.yannivStore.get().selection.length === 0")
