@@ -82,13 +82,18 @@ def test_sampled_worlds_hold_the_deck_and_the_seat_s_hand() -> None:
         # Playing the manche out never loses or duplicates a card.
         sim = fastsim.Sim(random.Random(1))
         sim.finish(w)
-        every = [k for h in w.hands for k in h] + w.pile + w.dead
-        every += [k for p in w.packets for k in p]
-        assert sorted(every) == sorted(c.key for c in DECK)
+        assert_whole_deck(w)
         checked += 1
         if checked == 40:
             break
     assert checked == 40
+
+
+def assert_whole_deck(w: fastsim.World) -> None:
+    """Every card of the deck is in exactly one place of the simulated world."""
+    every = [k for h in w.hands for k in h] + w.pile + w.dead
+    every += [k for p in w.packets for k in p]
+    assert sorted(every) == sorted(c.key for c in DECK)
 
 
 def test_search_scores_every_plan_in_the_same_worlds() -> None:
@@ -127,9 +132,7 @@ def test_draw_plans_finish_the_turn_without_losing_a_card() -> None:
             count = sum(1 for c in seen.turn_play if c.rank == power)
             sim.after_play(w, w.packets[-1], power, count, take)
             assert len(w.hands[state.turn]) <= before + 1
-            every = [k for h in w.hands for k in h] + w.pile + w.dead
-            every += [k for p in w.packets for k in p]
-            assert sorted(every) == sorted(c.key for c in DECK)
+            assert_whole_deck(w)
         checked += 1
         if checked == 30:
             break

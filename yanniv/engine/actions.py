@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from yanniv.engine.cards import DECK, Card, Colour
 from yanniv.engine.combos import all_combinations
 
+T = TypeVar("T")
 MAX_SEATS = 4
 RANKS = range(1, 14)
 COLOURS: tuple[Colour, ...] = ("red", "black")
@@ -34,6 +35,17 @@ def _fresh(cls: type, **values: Any) -> Any:
     return obj
 
 
+def _interned(cls: type[T]) -> type[T]:
+    """Copy and pickle an interned action through its constructor, so the copy is the very
+    object of this process's table (a malformed one gives a fresh object with its fields)."""
+
+    def __reduce__(self: Any) -> tuple:
+        return (type(self), tuple(getattr(self, name) for name in self.__match_args__))
+
+    cls.__reduce__ = __reduce__  # type: ignore[method-assign,assignment]
+    return cls
+
+
 def _lookup(table: dict, key: Any) -> Any:
     try:
         return table.get(key)
@@ -41,6 +53,7 @@ def _lookup(table: dict, key: Any) -> Any:
         return None
 
 
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class Play:
     """Put a single card, a set or a run on the discard (cards sorted by rank, then suit)."""
@@ -54,10 +67,8 @@ class Play:
             found = _PLAYS.get(cards)
         return found if found is not None else _fresh(cls, cards=cards)
 
-    def __reduce__(self) -> tuple:
-        return (Play, (self.cards,))
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class CallYanniv:
     """Instead of playing, announce YANNIV with a hand of 5 points or less."""
@@ -65,10 +76,8 @@ class CallYanniv:
     def __new__(cls) -> CallYanniv:
         return _SINGLETONS[cls]
 
-    def __reduce__(self) -> tuple:
-        return (CallYanniv, ())
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class DrawPile:
     """Draw the top card of the pile."""
@@ -76,10 +85,8 @@ class DrawPile:
     def __new__(cls) -> DrawPile:
         return _SINGLETONS[cls]
 
-    def __reduce__(self) -> tuple:
-        return (DrawPile, ())
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class TakeDiscard:
     """Take a card from the discard: the previous packet's non-power cards, or any card
@@ -91,19 +98,14 @@ class TakeDiscard:
         found = _lookup(_TAKES, card)
         return found if found is not None else _fresh(cls, card=card)
 
-    def __reduce__(self) -> tuple:
-        return (TakeDiscard, (self.card,))
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class UseQueen:
     """Queen power instead of a normal draw: draw one more card than Queens played."""
 
     def __new__(cls) -> UseQueen:
         return _SINGLETONS[cls]
-
-    def __reduce__(self) -> tuple:
-        return (UseQueen, ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,7 @@ class QueenKeep:
     order: tuple[Card, ...]
 
 
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class ChoosePower:
     """A run holding several different powers: choose the one rank whose power applies."""
@@ -124,10 +127,8 @@ class ChoosePower:
         found = _lookup(_POWERS, rank)
         return found if found is not None else _fresh(cls, rank=rank)
 
-    def __reduce__(self) -> tuple:
-        return (ChoosePower, (self.rank,))
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class ChooseColour:
     """6s of both colours played together: choose the colour the next player must play."""
@@ -138,10 +139,8 @@ class ChooseColour:
         found = _lookup(_COLOURS, colour)
         return found if found is not None else _fresh(cls, colour=colour)
 
-    def __reduce__(self) -> tuple:
-        return (ChooseColour, (self.colour,))
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class PlayAtOnce:
     """Play at once, without effect, the drawn card (or the 4 received) that matches."""
@@ -152,10 +151,8 @@ class PlayAtOnce:
         found = _lookup(_AT_ONCE, card)
         return found if found is not None else _fresh(cls, card=card)
 
-    def __reduce__(self) -> tuple:
-        return (PlayAtOnce, (self.card,))
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class AskFour:
     """4 power: ask a value (a rank, never a suit) of another seat."""
@@ -167,10 +164,8 @@ class AskFour:
         found = _lookup(_ASKS, (target, rank))
         return found if found is not None else _fresh(cls, target=target, rank=rank)
 
-    def __reduce__(self) -> tuple:
-        return (AskFour, (self.target, self.rank))
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class GiveCard:
     """Hand a card over: the target of a 4 giving one of the asked rank, or the asker giving
@@ -182,10 +177,8 @@ class GiveCard:
         found = _lookup(_GIVES, card)
         return found if found is not None else _fresh(cls, card=card)
 
-    def __reduce__(self) -> tuple:
-        return (GiveCard, (self.card,))
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class KingSwap:
     """King power: give `card` to `target`, then take one of the target's cards at random."""
@@ -197,19 +190,14 @@ class KingSwap:
         found = _lookup(_SWAPS, (card, target))
         return found if found is not None else _fresh(cls, card=card, target=target)
 
-    def __reduce__(self) -> tuple:
-        return (KingSwap, (self.card, self.target))
 
-
+@_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class Skip:
     """Decline an optional decision (a 4, a King, playing a card at once)."""
 
     def __new__(cls) -> Skip:
         return _SINGLETONS[cls]
-
-    def __reduce__(self) -> tuple:
-        return (Skip, ())
 
 
 Action = (
