@@ -4,7 +4,7 @@ socket); the room is unchanged and the other players are not disturbed."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -172,6 +172,33 @@ def test_bad_http_input(client: TestClient, name: str, method: str, suffix: str,
     assert response.json()["message"] and response.json()["message_en"]
     if method != "create":
         assert client.get(f"/api/rooms/{host['code']}").json() == before
+
+
+def _chunks(total: int, size: int = 1000) -> Iterator[bytes]:
+    """A JSON body sent chunked, with no Content-Length header."""
+    yield b'{"pseudo": "'
+    for _ in range(total // size):
+        yield b"y" * size
+    yield b'"}'
+
+
+@pytest.mark.parametrize("path", ["/api/rooms", "/api/profiles/login"])
+def test_huge_chunked_body_is_refused(client: TestClient, path: str) -> None:
+    """Leaving Content-Length out does not get a body past the cap (the profile API too)."""
+    response = client.post(path, content=_chunks(20000),
+                           headers={"content-type": "application/json"})
+    assert "content-length" not in response.request.headers
+    assert response.status_code == 413, response.text
+    assert response.json()["code"] == "request_too_large"
+    assert client.get("/api/rooms/public").json() == []
+
+
+def test_small_chunked_body_is_read_whole(client: TestClient) -> None:
+    """A body under the cap arriving in several chunks reaches the route intact."""
+    response = client.post("/api/rooms", content=iter([b'{"pseu', b'do": "L', "éa\"}".encode()]),
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 201, response.text
+    assert response.json()["room"]["seats"][0]["pseudo"] == "Léa"
 
 
 def test_wrong_codes_are_rate_limited(app_factory: Callable[..., FastAPI]) -> None:
