@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from yanniv.profiles.identity import hash_secret
 from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
 
 T0 = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
@@ -30,7 +31,11 @@ def match(
     ranking: tuple[int, ...],
     rated: bool = True,
 ) -> FinishedMatch:
-    seats = tuple(FinishedPlayer(i, *p) for i, p in enumerate(players))
+    # Players are given by raw browser secret; the server hands profiles its hash.
+    seats = tuple(
+        FinishedPlayer(i, p[0], hash_secret(p[1]) if p[1] else None, *p[2:])
+        for i, p in enumerate(players)
+    )
     totals = tuple(sum(m.deltas[s] for m in manches) for s in range(len(players)))
     return FinishedMatch(
         room_code=f"R{n}",

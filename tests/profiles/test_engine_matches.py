@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from yanniv.engine import MatchConfig, apply, new_match
 from yanniv.policies import default_action
+from yanniv.profiles.identity import hash_secret
 from yanniv.profiles.record import played_seats, record_finished_match
 from yanniv.profiles.stats import match_detail, profile_stats
 from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
@@ -27,7 +28,8 @@ def play(seats: int, seed: str) -> tuple[FinishedMatch, object]:
         started_at=now,
         finished_at=now,
         players=tuple(
-            FinishedPlayer(s, NAMES[s], f"owner-secret-{NAMES[s]}-0000") for s in range(seats)
+            FinishedPlayer(s, NAMES[s], hash_secret(f"owner-secret-{NAMES[s]}-0000"))
+            for s in range(seats)
         ),
         manches=tuple(
             FinishedManche(

@@ -157,8 +157,8 @@ def test_human_plays_a_match_against_bots(app_factory: Callable[..., FastAPI], p
     assert not any(by_timer for _seat, by_timer, _client in rows)
     (finished,) = records
     assert [p.is_bot for p in finished.players] == [False] + [True] * len(levels)
-    assert all(p.owner_secret is None for p in finished.players[1:])
-    assert finished.players[0].owner_secret is not None
+    assert all(p.owner_hash is None for p in finished.players[1:])
+    assert finished.players[0].owner_hash is not None
 
 
 def test_bot_room_survives_a_restart(app_factory: Callable[..., FastAPI],

@@ -17,8 +17,11 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
+
+from yanniv.profiles.identity import hash_secret
 
 
 def test_public_rooms_listed_while_waiting(client: TestClient) -> None:
@@ -46,6 +49,21 @@ def test_owner_cookie_set_once(client: TestClient) -> None:
     cookie = first.headers.get("set-cookie", "")
     assert cookie.startswith("yanniv_owner=") and "HttpOnly" in cookie
     assert "set-cookie" not in client.get("/api/rooms/public").headers
+
+
+def test_seats_store_the_owner_hash_not_the_cookie(client: TestClient, sqlite_url: str) -> None:
+    """Reading the database does not hand out the browsers' owner cookies."""
+    code = client.post("/api/rooms", json={"pseudo": "Léa"}).json()["code"]
+    secret = client.cookies["yanniv_owner"]
+    engine = create_engine(sqlite_url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT * FROM room_seats WHERE room_code = :c"),
+                                {"c": code}).mappings().all()
+    finally:
+        engine.dispose()
+    assert [row["owner_hash"] for row in rows] == [hash_secret(secret)]
+    assert not any(secret in str(value) for row in rows for value in row.values())
 
 
 def test_host_settings_remove_start_rematch(client: TestClient, player_cls: Any) -> None:

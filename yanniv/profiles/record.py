@@ -40,13 +40,13 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-def _owned_by(session: Session, profile_id: int, owner_secret: str | None) -> bool:
-    if not owner_secret:
+def _owned_by(session: Session, profile_id: int, owner_hash: str | None) -> bool:
+    if not owner_hash:
         return False
     found = session.execute(
         select(ProfileOwner.id).where(
             ProfileOwner.profile_id == profile_id,
-            ProfileOwner.secret_hash == hash_secret(owner_secret),
+            ProfileOwner.secret_hash == owner_hash,
         )
     ).first()
     return found is not None
@@ -59,9 +59,9 @@ def _has_owner(session: Session, profile_id: int) -> bool:
     return found is not None
 
 
-def _claimable(session: Session, profile: Profile, owner_secret: str | None) -> bool:
+def _claimable(session: Session, profile: Profile, owner_hash: str | None) -> bool:
     """May this browser play as `profile`? Yes if it holds a secret, or nobody holds one yet."""
-    if _owned_by(session, profile.id, owner_secret):
+    if _owned_by(session, profile.id, owner_hash):
         return True
     return profile.password_hash is None and not _has_owner(session, profile.id)
 
@@ -74,7 +74,8 @@ def check_pseudo(session: Session, pseudo: str, owner_secret: str | None) -> str
     profile = session.execute(
         select(Profile).where(Profile.pseudo_key == pseudo_key(pseudo))
     ).scalar_one_or_none()
-    if profile is None or _claimable(session, profile, owner_secret):
+    owner_hash = hash_secret(owner_secret) if owner_secret else None
+    if profile is None or _claimable(session, profile, owner_hash):
         return None
     message = (
         f"Le pseudo « {profile.pseudo} » appartient déjà à un autre joueur : choisissez-en un autre"
@@ -187,15 +188,15 @@ def _link_profiles(session: Session, match: FinishedMatch, now: datetime) -> dic
         if any(p.id == profile.id for p in linked.values()):
             log.warning("pseudo %r twice in match %s", player.pseudo, match.room_code)
             continue
-        if not _claimable(session, profile, player.owner_secret):
+        if not _claimable(session, profile, player.owner_hash):
             # check_pseudo ran at join; refusing here keeps an impostor off the owner's stats.
             log.warning("seat %d does not own pseudo %r", player.seat, player.pseudo)
             continue
-        if player.owner_secret and not _owned_by(session, profile.id, player.owner_secret):
+        if player.owner_hash and not _owned_by(session, profile.id, player.owner_hash):
             session.add(
                 ProfileOwner(
                     profile_id=profile.id,
-                    secret_hash=hash_secret(player.owner_secret),
+                    secret_hash=player.owner_hash,
                     created_at=now,
                 )
             )

@@ -10,8 +10,9 @@ from datetime import datetime
 class FinishedPlayer:
     seat: int
     pseudo: str
-    #: Secret of the browser that played this seat (the `yanniv_owner` cookie); None for bots.
-    owner_secret: str | None
+    #: sha256 hex (`identity.hash_secret`) of the secret of the browser that played this seat
+    #: (the `yanniv_owner` cookie); None for bots and browsers without one.
+    owner_hash: str | None
     is_bot: bool = False
 
 

@@ -52,8 +52,9 @@ class RoomSeatRow(Base):
     pseudo: Mapped[str] = mapped_column(String(40))
     #: sha256 hex of the seat token; the token itself is only ever in the player's hands.
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    #: The `yanniv_owner` cookie of the browser that took the seat, handed to profiles at the end.
-    owner_secret: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    #: sha256 hex of the `yanniv_owner` cookie of the browser that took the seat (the cookie
+    #: itself is never stored here), handed to profiles at the end.
+    owner_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     #: A computer player's level (`facile`, `moyen`, `difficile`); None for a person.
     bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)

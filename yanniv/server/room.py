@@ -14,6 +14,7 @@ from typing import Any, Literal
 from yanniv.bots import Bot
 from yanniv.engine import MatchConfig, MatchState, view
 from yanniv.engine.events import Event
+from yanniv.profiles.identity import hash_secret
 from yanniv.server.connections import Connection
 from yanniv.server.protocol import PresenceOut, RoomSettings, StateOut, outgoing
 from yanniv.server.serialize import ViewEncoder, events_wire
@@ -33,7 +34,9 @@ class Seat:
     seat: int
     pseudo: str
     token_hash: str
-    owner_secret: str | None
+    #: sha256 of the `yanniv_owner` cookie of the browser that took the seat (None for bots):
+    #: enough to link the seat to a profile, useless to impersonate that browser.
+    owner_hash: str | None
     joined_at: datetime
     bot_level: str | None = None
     connections: int = 0
@@ -46,7 +49,7 @@ class Seat:
     def row(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "pseudo": self.pseudo, "token_hash": self.token_hash,
-            "owner_secret": self.owner_secret, "joined_at": self.joined_at,
+            "owner_hash": self.owner_hash, "joined_at": self.joined_at,
             "bot_level": self.bot_level,
         }
 
@@ -185,10 +188,10 @@ class Room:
 def new_seat(seat: int, pseudo: str, token: str, owner_secret: str | None,
              now: datetime) -> Seat:
     return Seat(seat=seat, pseudo=pseudo, token_hash=hash_token(token),
-                owner_secret=owner_secret, joined_at=now)
+                owner_hash=hash_secret(owner_secret) if owner_secret else None, joined_at=now)
 
 
 def new_bot_seat(seat: int, pseudo: str, level: str, now: datetime) -> Seat:
     """A computer player's seat: the hash of a token that is thrown away, so no one holds it."""
     return Seat(seat=seat, pseudo=pseudo, token_hash=hash_token(new_token()),
-                owner_secret=None, joined_at=now, bot_level=level)
+                owner_hash=None, joined_at=now, bot_level=level)

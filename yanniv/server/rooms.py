@@ -420,8 +420,8 @@ class Rooms:
         players = tuple(
             FinishedPlayer(
                 seat=n, pseudo=pseudo,
-                owner_secret=(by_seat[n].owner_secret
-                              if n in by_seat and not by_seat[n].is_bot else None),
+                owner_hash=(by_seat[n].owner_hash
+                            if n in by_seat and not by_seat[n].is_bot else None),
                 is_bot=n in by_seat and by_seat[n].is_bot,
             )
             for n, pseudo in enumerate(match.pseudos)

@@ -212,7 +212,7 @@ class RoomStore:
                         seats=[
                             {
                                 "seat": s.seat, "pseudo": s.pseudo, "token_hash": s.token_hash,
-                                "owner_secret": s.owner_secret, "joined_at": s.joined_at,
+                                "owner_hash": s.owner_hash, "joined_at": s.joined_at,
                                 "bot_level": s.bot_level,
                             }
                             for s in seats
