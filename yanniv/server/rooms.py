@@ -37,6 +37,9 @@ from yanniv.wire import WireError, action_from_wire, action_to_wire
 
 log = logging.getLogger(__name__)
 
+#: Rooms that hold players' attention: closed when nobody is connected for too long.
+LIVE_STATUSES = ("waiting", "playing")
+
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
@@ -77,7 +80,7 @@ class Rooms:
                 continue
             self.rooms[room.code] = room
             self._arm(room)
-            self.watch_humans(room)
+            self.watch_humans(room, idle_since=room.updated_at)
         log.info("loaded %d rooms", len(self.rooms))
 
     def _restore(self, loaded: LoadedRoom) -> Room:
@@ -182,6 +185,7 @@ class Rooms:
             except IntegrityError:  # code used by an old room in the database
                 continue
             self.rooms[code] = room
+            self.watch_humans(room)  # closed if its host never connects
             return room, seat, token
         raise game_error("server_error")
 
@@ -223,7 +227,7 @@ class Rooms:
         room.seats.append(seat)
         self._commit_bump(room, snapshot)
         room.broadcast()
-        self.watch_humans(room)  # a host who never connects leaves no room behind
+        self.watch_humans(room)  # a table nobody connects to leaves no room behind
 
     def _bumped(self, room: Room, **changes: Any) -> dict[str, Any]:
         """The room's row as it will be after this change (version + 1)."""
@@ -488,17 +492,27 @@ class Rooms:
                 return
             room.broadcast(events)
 
-    def watch_humans(self, room: Room) -> None:
-        """A person's last socket closed (or the server started): a room with computer
-        players and no person connected is closed after `bot_room_grace_seconds`."""
+    def watch_humans(self, room: Room, idle_since: datetime | None = None) -> None:
+        """A person's last socket closed (or the room was made, or the server started): a
+        waiting or playing room with no person connected is closed after a grace period,
+        `bot_room_grace_seconds` if computer players are seated (they would play on for
+        nobody), else `idle_room_hours` (friends who paused can come back; an abandoned room
+        must not stay in memory and be reloaded at every start for ever). `idle_since` (at
+        start: the room's last change) counts time already spent idle."""
         old = self._deserted.pop(room.code, None)
         if old is not None:  # a full grace period from the latest departure
             old.cancel()
-        if not room.bot_seats() or room.humans_connected():
+        if room.status not in LIVE_STATUSES or room.humans_connected():
             return
+        if room.bot_seats():
+            grace = self.settings.bot_room_grace_seconds
+        else:
+            grace = self.settings.idle_room_hours * 3600.0
+        if idle_since is not None:
+            grace = max(0.0, grace - (_utcnow() - _aware(idle_since)).total_seconds())
         loop = asyncio.get_running_loop()
         self._deserted[room.code] = loop.call_later(
-            self.settings.bot_room_grace_seconds, self._spawn, self._close_if_deserted, room
+            grace, self._spawn, self._close_if_deserted, room
         )
 
     def _spawn(self, work: Callable[[Room], Any], room: Room) -> None:
@@ -511,7 +525,7 @@ class Rooms:
         async with room.lock:
             if self.rooms.get(room.code) is not room or room.humans_connected():
                 return
-            if not room.bot_seats():
+            if room.status not in LIVE_STATUSES:
                 return
             match = room.match
             abandoned = match.id if match is not None and room.status == "playing" else None
@@ -526,7 +540,8 @@ class Rooms:
             del self.rooms[room.code]
             for conn in list(room.connections):  # spectators
                 conn.close(1000)
-            log.info("room %s closed: only computer players were left", room.code)
+            log.info("room %s closed: no person connected (%s)", room.code,
+                     "computer players only" if room.bot_seats() else "idle")
 
 
 def default_action(state: Any) -> Action:

@@ -38,5 +38,8 @@ class Settings(BaseSettings):
     bot_delay_scale: float = 1.0
     #: A room with computer players and no person connected for this long is closed.
     bot_room_grace_seconds: float = 300.0
+    #: A waiting or playing room with nobody connected for this long is closed (its match
+    #: abandoned), so abandoned rooms do not pile up in memory and in every restart.
+    idle_room_hours: float = 24.0
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False
