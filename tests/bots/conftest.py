@@ -13,10 +13,11 @@ from yanniv.engine import MatchConfig, MatchState, apply, legal_actions, new_mat
 
 @pytest.fixture(autouse=True)
 def quick_difficile(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep the search tiny in tests: legality and honesty do not depend on its depth."""
+    """Keep the search tiny in tests: legality and honesty do not depend on its depth. As
+    many worlds at least as at most, so that a slow moment cannot change a decision."""
     monkeypatch.setattr(difficile.Difficile, "budget_s", 0.004)
     monkeypatch.setattr(difficile.Difficile, "max_worlds", 3)
-    monkeypatch.setattr(difficile, "MIN_WORLDS", 2)
+    monkeypatch.setattr(difficile, "MIN_WORLDS", 3)
 
 
 def random_states(seed: int, matches: int, seats: int = 4) -> Iterator[MatchState]:
