@@ -71,9 +71,7 @@ def test_sampled_worlds_hold_the_deck_and_the_seat_s_hand() -> None:
         seat = state.turn
         seen = view(state, seat)
         w = sample_world(seen, None, rng)
-        every = [k for h in w.hands for k in h] + w.pile + w.dead
-        every += [k for p in w.packets for k in p]
-        assert sorted(every) == sorted(c.key for c in DECK)
+        assert_whole_deck(w)
         assert w.hands[seat] == [c.key for c in state.hands[seat]]
         assert [len(h) for h in w.hands] == [len(h) for h in state.hands]
         caller = state.yanniv_caller
