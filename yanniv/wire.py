@@ -2,7 +2,7 @@
 
 Cards are two-character codes (`"AS"`, `"TH"`, `"QD"`); actions and events are objects with a
 `"type"` naming their class; views are nested objects with the same field names as the
-engine's dataclasses (use `view_to_wire`, which also marks the takeable cards per packet).
+engine's dataclasses (`to_wire(view)`; the server's `ViewEncoder` gives the same, faster).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from typing import Any
 from yanniv.engine.actions import ACTION_TYPES, Action
 from yanniv.engine.cards import Card
 from yanniv.engine.events import Event, redact
-from yanniv.engine.state import MancheResult
-from yanniv.engine.view import MatchView
 
 
 class WireError(ValueError):
@@ -34,101 +32,6 @@ def to_wire(value: Any) -> Any:
             data = {"type": type(value).__name__, **data}
         return data
     return value
-
-
-def _codes(cards: tuple[Card, ...] | None) -> list[str] | None:
-    return None if cards is None else [card.code for card in cards]
-
-
-def _result(result: MancheResult | None) -> dict[str, Any] | None:
-    if result is None:
-        return None
-    return {
-        "manche": result.manche,
-        "tiebreak": result.tiebreak,
-        "caller": result.caller,
-        "hands": [[card.code for card in hand] for hand in result.hands],
-        "points": list(result.points),
-        "deltas": list(result.deltas),
-        "winner": result.winner,
-        "tied": list(result.tied),
-        "participants": list(result.participants),
-        "totals": list(result.totals),
-    }
-
-
-def view_to_wire(view: MatchView) -> dict[str, Any]:
-    """The view as JSON-ready data; each discard packet says which of its cards may be taken.
-
-    Hand-written rather than the generic `to_wire` because the server serializes one view per
-    recipient per action: this is several times faster.
-    """
-    takeable = set(view.takeable)
-    previous = view.previous_packet
-    pending = view.pending
-    constraint = view.constraint
-    return {
-        "viewer": view.viewer,
-        "seats": view.seats,
-        "manche": view.manche,
-        "manches": view.manches,
-        "tiebreak": view.tiebreak,
-        "step": view.step,
-        "hand": _codes(view.hand),
-        "hand_value": view.hand_value,
-        "players": [
-            {
-                "seat": p.seat,
-                "active": p.active,
-                "card_count": p.card_count,
-                "score": p.score,
-                "known_cards": [card.code for card in p.known_cards],
-                "called_yanniv": p.called_yanniv,
-            }
-            for p in view.players
-        ],
-        "pile_count": view.pile_count,
-        "pile_known": _codes(view.pile_known),
-        "discard": [
-            {
-                "seat": packet.seat,
-                "cards": [card.code for card in packet.cards],
-                "takeable": [card.code for card in packet.cards if card in takeable]
-                if takeable
-                else [],
-                "previous": index == previous,
-            }
-            for index, packet in enumerate(view.discard)
-        ],
-        "previous_packet": previous,
-        "takeable": _codes(view.takeable),
-        "turn": view.turn,
-        "direction": view.direction,
-        "constraint": None
-        if constraint is None
-        else {"kind": constraint.kind, "colour": constraint.colour},
-        "yanniv_caller": view.yanniv_caller,
-        "pending": None
-        if pending is None
-        else {
-            "kind": pending.kind,
-            "seat": pending.seat,
-            "ranks": list(pending.ranks),
-            "cards": _codes(pending.cards),
-            "remaining": pending.remaining,
-            "other": pending.other,
-            "rank": pending.rank,
-        },
-        "legal_actions": [action_to_wire(action) for action in view.legal_actions],
-        "scores": list(view.scores),
-        "history": [_result(result) for result in view.history],
-        "last_result": _result(view.last_result),
-        "finished": view.finished,
-        "ranking": list(view.ranking),
-        "turn_play": _codes(view.turn_play),
-        "turn_power": view.turn_power,
-        "six_colour": view.six_colour,
-    }
 
 
 def events_to_wire(events: tuple[Event, ...] | list[Event], viewer: int | None) -> list[dict]:

@@ -18,7 +18,7 @@ from yanniv.engine import DECK, MatchConfig, apply, legal_actions, new_match, vi
 from yanniv.engine.events import redact
 from yanniv.engine.state import MatchState
 from yanniv.policies import greedy
-from yanniv.wire import to_wire, view_to_wire
+from yanniv.wire import to_wire
 
 MAX_ACTIONS = 20_000
 CODES = {card.code for card in DECK}
@@ -128,7 +128,7 @@ def test_no_message_shows_a_card_the_seat_was_never_shown(
             others = {
                 c.code for seat in range(seats) if seat != viewer for c in state.hands[seat]
             }
-            wire = view_to_wire(view(state, viewer))
+            wire = to_wire(view(state, viewer))
             # Past manches' hands are revealed at their end, on purpose.
             wire.pop("history")
             wire.pop("last_result")

@@ -17,7 +17,7 @@ from sqlalchemy import text
 import yanniv.server.bots as server_bots
 from yanniv.engine import view as engine_view
 from yanniv.server.protocol import SERVER_MESSAGE
-from yanniv.wire import view_to_wire
+from yanniv.wire import to_wire
 
 FAST = {"bot_delay_scale": 0.0}
 PAST_RESULTS = frozenset({"history", "last_result"})
@@ -119,7 +119,7 @@ def test_human_plays_a_match_against_bots(app_factory: Callable[..., FastAPI], p
             "viewer": view.viewer, "level": level, "memory_seat": memory.seat,
             "own_view": view == engine_view(state, view.viewer),
             # (past manches' results show hands that were since reshuffled)
-            "leaked": hidden & card_codes_of(view_to_wire(view), PAST_RESULTS),
+            "leaked": hidden & card_codes_of(to_wire(view), PAST_RESULTS),
         })
         return real(level, view, memory)
 

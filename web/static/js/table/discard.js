@@ -28,13 +28,13 @@ export function renderDiscard(ctx) {
   const { view } = ctx.state;
   const el = document.getElementById('discard');
   const takes = new Map(legalOf(view, 'TakeDiscard').map((a) => [a.card, a]));
-  // Takeable cards and the previous packet: per packet (older views) or at the top level.
+  // The view lists the takeable cards and the previous packet at the top level.
   const takeableAll = new Set(Array.isArray(view.takeable) ? view.takeable : []);
   const packets = view.discard.map((p, index) => ({
     ...p,
     index,
-    takeable: Array.isArray(p.takeable) ? p.takeable : p.cards.filter((c) => takeableAll.has(c)),
-    previous: p.previous !== undefined ? !!p.previous : view.previous_packet === index,
+    takeable: p.cards.filter((c) => takeableAll.has(c)),
+    previous: view.previous_packet === index,
   }));
   const last = packets.length - 1;
   // The newest packets, plus any older one holding a card the acting seat may take (Jack).
