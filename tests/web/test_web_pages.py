@@ -134,6 +134,14 @@ def test_home_room_rules_pages(client: TestClient) -> None:
         ("text/javascript", "application/javascript"))
 
 
+def test_pseudo_inputs_stop_at_the_servers_limit(client: TestClient) -> None:
+    from yanniv.server.validation import PSEUDO_MAX
+
+    for path, input_id in (("/", "pseudo"), ("/r/ABCD", "join-pseudo")):
+        tag = re.search(rf'<input[^>]*id="{input_id}"[^>]*>', client.get(path).text)
+        assert tag is not None and f'maxlength="{PSEUDO_MAX}"' in tag.group(0)
+
+
 def test_language_switch(client: TestClient) -> None:
     res = client.get("/lang/en?next=/regles", follow_redirects=False)
     assert res.status_code == 303 and res.headers["location"] == "/regles"

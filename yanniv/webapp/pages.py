@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
+from yanniv.server.validation import PSEUDO_MAX
 from yanniv.webapp import i18n
 
 WEB_DIR = i18n.WEB_DIR
@@ -28,6 +29,8 @@ ROOM_CODE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 templates = Jinja2Templates(directory=str(WEB_DIR / "templates"))
 i18n.install(templates.env)
+#: The pseudo inputs stop where the server's check does, instead of refusing after submit.
+templates.env.globals["pseudo_max"] = PSEUDO_MAX
 
 router = APIRouter(include_in_schema=False)
 
