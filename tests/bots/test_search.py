@@ -9,9 +9,11 @@ import random
 import pytest
 
 from tests.bots.conftest import random_states
-from yanniv.bots import fastsim
+from yanniv.bots import difficile, fastsim
 from yanniv.bots.search import Plan, better_than_first, evaluate, sample_world
+from yanniv.bots.situation import situation
 from yanniv.engine import DECK, view
+from yanniv.engine.actions import Play
 from yanniv.engine.cards import Card
 from yanniv.engine.combos import all_combinations
 from yanniv.engine.rules import playable
@@ -135,3 +137,25 @@ def test_draw_plans_finish_the_turn_without_losing_a_card() -> None:
         if checked == 30:
             break
     assert checked == 30
+
+
+def test_difficile_searches_every_play_only_during_another_players_last_lap() -> None:
+    """Outside a last lap only moyen's close plays are searched; during one, every play (up to
+    LAP_TOP) is, since playouts then end within a lap and are nearly exact."""
+    bot = difficile.Difficile(0, 0)
+    lap = calm = 0
+    for state in random_states(seed=23, matches=30, seats=4):
+        if state.pending is None or state.pending.kind != "turn":
+            continue
+        seat = state.turn
+        seen = view(state, seat)
+        plays = [a for a in seen.legal_actions if isinstance(a, Play)]
+        bot.seat = seat
+        found = bot._candidates(seen, situation(seen))
+        assert set(found) <= set(plays)
+        if state.yanniv_caller is not None and state.yanniv_caller != seat:
+            assert len(found) == min(len(plays), difficile.LAP_TOP)
+            lap += 1
+        elif len(found) < min(len(plays), difficile.LAP_TOP):
+            calm += 1
+    assert lap >= 5 and calm >= 5
