@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from yanniv.bots.tournament import run_tournament, wilson
+from yanniv.bots.tournament import MatchStats, _gaps, _mean_se, run_tournament, wilson
 from yanniv.cli import main
 
 
@@ -21,7 +21,7 @@ def test_tournament_command(capsys: pytest.CaptureFixture[str]) -> None:
     ])
     assert code == 0
     out = capsys.readouterr().out
-    assert "moyen" in out and "facile" in out and "95% CI" in out
+    assert "moyen" in out and "facile" in out and "95% CI" in out and "vs others" in out
 
 
 def test_tournament_rotates_seats_and_counts_every_match() -> None:
@@ -29,3 +29,14 @@ def test_tournament_rotates_seats_and_counts_every_match() -> None:
     rows = report["by_policy"]
     assert rows["facile"]["wins"] + rows["moyen"]["wins"] == 4
     assert rows["moyen"]["decisions"] > 0 and rows["moyen"]["p99_ms"] >= 0
+    # Paired per-match difference: with two policies, one's gap is the other's negated.
+    facile_gap, facile_se = rows["facile"]["points_vs_others"]
+    moyen_gap, moyen_se = rows["moyen"]["points_vs_others"]
+    assert facile_gap == pytest.approx(-moyen_gap)
+    assert facile_se == pytest.approx(moyen_se) and moyen_se > 0
+
+
+def test_gap_compares_a_policy_with_the_pooled_others() -> None:
+    result = MatchStats("a", deltas={"a": [-5, 1], "b": [10, 20, 4, 6]})
+    assert _gaps(result) == {"a": pytest.approx(-2 - 10), "b": pytest.approx(10 + 2)}
+    assert _mean_se([1.0]) is None and _mean_se([1.0, 3.0]) == (2.0, 1.0)

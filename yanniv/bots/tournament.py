@@ -76,6 +76,27 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
+def _gaps(result: MatchStats) -> dict[str, float]:
+    """Per policy, its mean points per manche in this match minus the other policies' (the
+    paired difference: a match's luck in the deal counts on both sides)."""
+    means = {name: sum(d) / len(d) for name, d in result.deltas.items() if d}
+    gaps: dict[str, float] = {}
+    for name, mine in means.items():
+        others = [x for other, d in result.deltas.items() if other != name for x in d]
+        if others:
+            gaps[name] = mine - sum(others) / len(others)
+    return gaps
+
+
+def _mean_se(values: list[float]) -> tuple[float, float] | None:
+    """Mean and standard error, None without at least two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1) / n)
+
+
 def run_tournament(
     names: list[str], matches: int, seed: int, manches: int = 6, workers: int = 2
 ) -> dict[str, Any]:
@@ -98,8 +119,11 @@ def run_tournament(
     wins: dict[str, int] = defaultdict(int)
     deltas: dict[str, list[int]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
+    gaps: dict[str, list[float]] = defaultdict(list)
     for result in results:
         wins[result.winner] += 1
+        for name, gap in _gaps(result).items():
+            gaps[name].append(gap)
         for name, values in result.deltas.items():
             deltas[name].extend(values)
         for name, values in result.times.items():
@@ -116,6 +140,7 @@ def run_tournament(
             "mean_points_per_manche": (
                 sum(deltas[name]) / len(deltas[name]) if deltas[name] else 0.0
             ),
+            "points_vs_others": _mean_se(gaps[name]),
             "decisions": len(times[name]),
             "mean_ms": 1000 * sum(times[name]) / len(times[name]) if times[name] else 0.0,
             "p99_ms": 1000 * _percentile(times[name], 0.99),
@@ -138,14 +163,17 @@ def format_report(report: dict[str, Any]) -> str:
         f"seed {report['seed']}, policies {','.join(report['policies'])} "
         f"({report['seconds']} s)",
         f"{'policy':<10} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>17} "
-        f"{'chance':>7} {'pts/manche':>10} {'mean ms':>8} {'p99 ms':>8} {'max ms':>8}",
+        f"{'chance':>7} {'pts/manche':>10} {'vs others':>13} {'mean ms':>8} {'p99 ms':>8} "
+        f"{'max ms':>8}",
     ]
     for name, row in report["by_policy"].items():
         low, high = row["ci95"]
+        gap = row["points_vs_others"]
+        versus = f"{gap[0]:+.2f}±{gap[1]:.2f}" if gap else "-"
         lines.append(
             f"{name:<10} {row['seats']:>5} {row['wins']:>6} {100 * row['win_rate']:>8.1f}% "
             f"[{100 * low:5.1f}%, {100 * high:5.1f}%] {100 * row['chance']:>6.1f}% "
-            f"{row['mean_points_per_manche']:>10.2f} {row['mean_ms']:>8.2f} "
+            f"{row['mean_points_per_manche']:>10.2f} {versus:>13} {row['mean_ms']:>8.2f} "
             f"{row['p99_ms']:>8.2f} {row['max_ms']:>8.2f}"
         )
     return "\n".join(lines)
