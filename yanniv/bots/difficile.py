@@ -35,7 +35,7 @@ SEARCH_DRAWS = True
 #: During another player's last lap the playouts end within a lap, so they are nearly exact:
 #: every play is searched and the best mean is followed by a smaller margin (measured vs
 #: three moyen, 600 matches per seed: +0.26 and +0.02 point per manche, wins 26.5 -> 27.7%
-#: and 28.2 -> 29.0%, seeds 101 and 303: within noise, kept as the sounder search). 0: off.
+#: and 28.2 -> 29.0%, seeds 101 and 303: within noise, kept as the sounder search).
 LAP_TOP = 12
 LAP_Z = 0.5
 
@@ -66,8 +66,7 @@ class Difficile(Moyen):
 
     @staticmethod
     def _z(v: MatchView) -> float:
-        lap = v.yanniv_caller is not None and v.yanniv_caller != v.viewer
-        return LAP_Z if lap else Z
+        return LAP_Z if others_last_lap(v) else Z
 
     def _search_draw(self, v: MatchView, sit: Situation) -> Action:
         """Pile, a discard card or the Queen: moyen's choice unless clearly beaten."""
@@ -91,9 +90,14 @@ class Difficile(Moyen):
         if not scored:
             return []
         top = scored[0][0]
-        if LAP_TOP and v.yanniv_caller is not None and v.yanniv_caller != v.viewer:
+        if others_last_lap(v):
             return [a for _, a in scored[:LAP_TOP]]
         return [a for score, a in scored[:TOP_PLAYS] if score >= top - CLOSE]
+
+
+def others_last_lap(v: MatchView) -> bool:
+    """Another player called YANNIV: this turn is the viewer's last before the manche ends."""
+    return v.yanniv_caller is not None and v.yanniv_caller != v.viewer
 
 
 def _take_code(action: Action) -> int:
