@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import sqrt
 
@@ -27,7 +27,6 @@ from yanniv.engine.view import MatchView
 #: seed 101, 600 matches: -0.31 against -0.32 point per manche without it, i.e. no change
 #: within noise (SE 0.17); kept because the worlds are then the realistic ones.
 LEAN = (0.0, 0.15, 0.17, 0.15, 0.15, 0.10)
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +86,10 @@ def relative(result: list[int], seat: int, active: list[bool]) -> float:
 def evaluate(
     v: MatchView, tracker: Tracker | None, rng: random.Random, plans: Sequence[Plan],
     budget_s: float, max_worlds: int, min_worlds: int = 8,
+    stakes: Callable[[list[int]], float] | None = None,
 ) -> list[list[float]]:
-    """Relative manche score of each plan in each of the same sampled worlds."""
+    """Relative manche score of each plan in each of the same sampled worlds (with `stakes`,
+    what that makes of the manche's deltas instead, such as the chance to win the match)."""
     seat = v.viewer
     assert seat is not None
     sim = Sim(random.Random())
@@ -109,7 +110,10 @@ def evaluate(
                 over = sim.turn(w, list(plan.play) or None, plan.take, plan.call)
             if not over:
                 sim.finish(w)
-            results[index].append(relative(deltas(w), seat, w.active))
+            result = deltas(w)
+            results[index].append(
+                relative(result, seat, w.active) if stakes is None else stakes(result)
+            )
         worlds += 1
     return results
 
