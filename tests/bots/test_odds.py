@@ -1,5 +1,6 @@
 """Near the match's end difficile's playouts are scored by the chance to win the match: exact
-in the last manche, a normal model of the manches left before it."""
+in the last manche, a normal model of the manches left before it. And difficile searches
+whether to call YANNIV."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import pytest
 from tests.bots.conftest import random_states
 from yanniv.bots import difficile
 from yanniv.bots.odds import MatchStakes, win_chance
+from yanniv.bots.search import Plan
 from yanniv.bots.situation import situation
-from yanniv.engine import view
-from yanniv.engine.actions import Play
+from yanniv.engine import legal_actions, view
+from yanniv.engine.actions import CallYanniv, Play
 
 
 def test_the_last_manche_scores_the_match_exactly() -> None:
@@ -68,3 +70,32 @@ def test_difficile_plays_for_the_match_near_its_end() -> None:
             last += 1
     assert last >= 5
 
+
+def test_difficile_weighs_calling_yanniv_against_its_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Calling is the first plan, the prior: it stands unless a play clearly scores better
+    in the same worlds."""
+    seen_plans: list[list[Plan]] = []
+
+    def rigged_search(gain: float) -> object:
+        def evaluate(*args: object) -> list[list[float]]:
+            plans = args[3]
+            assert isinstance(plans, list)
+            seen_plans.append(plans)
+            return [[0.0, 1.0] * 5] + [[gain, 1.0 + gain] * 5 for _ in plans[1:]]
+        return evaluate
+
+    state = next(
+        s for s in random_states(seed=37, matches=40, seats=4)
+        if s.pending is not None and CallYanniv() in legal_actions(s)
+        and sum(isinstance(a, Play) for a in legal_actions(s)) >= 2
+    )
+    seen = view(state, state.turn)
+    bot = difficile.Difficile(state.turn, 0)
+    monkeypatch.setattr(difficile, "evaluate", rigged_search(3.0))
+    chosen = bot.decide(seen)
+    assert isinstance(chosen, Play) and chosen in seen.legal_actions
+    assert seen_plans[-1][0] == Plan(call=True)
+    monkeypatch.setattr(difficile, "evaluate", rigged_search(-3.0))
+    assert bot.decide(seen) == CallYanniv()

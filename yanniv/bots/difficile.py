@@ -12,8 +12,8 @@ weaker than moyen, lost about 0.8 point per manche). During another player's las
 playouts end within the lap, so there every play is searched and a smaller margin suffices.
 Near the match's end the playouts are scored by the chance to win the match instead
 (`odds`: the lowest total wins, so the closest rival's points are what count), and in the
-last manche every play, and whether to call YANNIV, is searched. Powers and the rest are
-`moyen`'s; before the last manche it calls YANNIV at every chance.
+last manche every play is searched. Whether to call YANNIV is searched too, calling being
+the prior. Powers and the rest are `moyen`'s.
 """
 
 from __future__ import annotations
@@ -61,10 +61,8 @@ class Difficile(Moyen):
             return legal[0]
         sit = situation(v)
         stakes = match_stakes(v)
-        if CallYanniv() in legal:  # calling is cheap here: a beaten caller scores his <= 5
-            if stakes is not None and remaining(v) == 0:
-                return self._search_call(v, sit, stakes)
-            return CallYanniv()
+        if CallYanniv() in legal:
+            return self._search_call(v, sit, stakes)
         if v.pending.kind == "draw" and SEARCH_DRAWS:
             return self._search_draw(v, sit, stakes)
         candidates = self._candidates(v, sit)
@@ -79,7 +77,10 @@ class Difficile(Moyen):
     def _search_call(
         self, v: MatchView, sit: Situation, stakes: MatchStakes | None
     ) -> Action:
-        """In the last manche: YANNIV unless a play clearly wins the match more often."""
+        """YANNIV unless a play clearly scores better (calling is the prior: a beaten caller
+        only scores his 5 points or less; measured vs three moyen, seed 101, 600 matches:
+        +0.14 +- 0.18 point per manche and 27.7% -> 30.3% wins over calling at every
+        chance)."""
         options: list[Action] = [CallYanniv(), *self._candidates(v, sit)]
         plans = [Plan(call=True), *(Plan(play=tuple(c.key for c in a.cards))
                                     for a in options[1:] if isinstance(a, Play))]
