@@ -9,11 +9,9 @@ import random
 import pytest
 
 from tests.bots.conftest import random_states
-from yanniv.bots import difficile, fastsim, search
-from yanniv.bots.determinize import sample_hidden
+from yanniv.bots import difficile, fastsim
 from yanniv.bots.search import Plan, better_than_first, evaluate, sample_world
 from yanniv.bots.situation import situation
-from yanniv.bots.tracker import unseen_cards
 from yanniv.engine import DECK, view
 from yanniv.engine.actions import Play
 from yanniv.engine.cards import Card
@@ -89,28 +87,6 @@ def test_sampled_worlds_hold_the_deck_and_the_seat_s_hand() -> None:
         if checked == 40:
             break
     assert checked == 40
-
-
-def test_opponents_unknown_cards_lean_towards_low_ones() -> None:
-    """Players keep their low cards, so sampled unknown cards are lighter than a uniform deal
-    of the unseen cards, and the cards the viewer knows stay where they are."""
-    rng = random.Random(3)
-    light = uniform = 0
-    for state in random_states(seed=29, matches=2, seats=4):
-        if state.pending is None or state.pending.kind != "turn":
-            continue
-        seen = view(state, state.turn)
-        for lean in (search.LEAN, ()):
-            hidden, rest = sample_hidden(seen, None, rng, lean)
-            points = sum(c.value for cards in hidden.values() for c in cards)
-            if lean:
-                light += points
-            else:
-                uniform += points
-            assert sorted(
-                [c for cards in hidden.values() for c in cards] + rest, key=lambda c: c.key
-            ) == sorted(unseen_cards(seen), key=lambda c: c.key)
-    assert light < 0.9 * uniform
 
 
 def assert_whole_deck(w: fastsim.World) -> None:

@@ -10,8 +10,6 @@ only read here, never changed.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from math import exp
 
 from yanniv.bots.tracker import Tracker, unseen_cards
 from yanniv.engine import knowledge
@@ -31,31 +29,10 @@ def _consistent(tracker: Tracker | None, seat: int, hidden: list[Card]) -> bool:
     return True
 
 
-def _order(
-    pool: list[Card], counts: list[int], rng: random.Random, lean: Sequence[float]
-) -> None:
-    """Shuffle `pool`, whose first slices (`counts`) go to the opponents' unknown slots. With
-    `lean` (by unknown count, the last entry for more), each slice is drawn with weights
-    exp(-lean * value) (Efraimidis-Spirakis keys): players keep their low cards."""
-    if not lean:
-        rng.shuffle(pool)
-        return
-    draws = {card: rng.expovariate(1.0) for card in pool}
-    rest = sorted(pool, key=draws.__getitem__)
-    ordered: list[Card] = []
-    for count in counts:
-        beta = lean[min(count, len(lean) - 1)]
-        rest.sort(key=lambda card: draws[card] * exp(beta * card.value))
-        ordered += rest[:count]
-        del rest[:count]
-    pool[:] = ordered + rest
-
-
 def sample_hidden(
-    v: MatchView, tracker: Tracker | None, rng: random.Random, lean: Sequence[float] = ()
+    v: MatchView, tracker: Tracker | None, rng: random.Random
 ) -> tuple[dict[int, list[Card]], list[Card]]:
-    """Unknown cards of each opponent, and the unknown part of the pile. With `lean`, the
-    opponents' unknown cards lean towards low ones, as players keep their low cards."""
+    """Unknown cards of each opponent, and the unknown part of the pile."""
     pool = unseen_cards(v)
     slots = {
         p.seat: p.card_count - len(p.known_cards)
@@ -64,7 +41,7 @@ def sample_hidden(
     }
     hidden: dict[int, list[Card]] = {}
     for _ in range(_TRIES):
-        _order(pool, list(slots.values()), rng, lean)
+        rng.shuffle(pool)
         pos = 0
         hidden = {}
         ok = True

@@ -10,17 +10,13 @@ minus its own; moyen's choice stands unless another beats it by `Z` standard err
 paired difference (measured: following the best mean outright, greedy rollouts being
 weaker than moyen, lost about 0.8 point per manche). During another player's last lap the
 playouts end within the lap, so there every play is searched and a smaller margin suffices.
-Near the match's end the playouts are scored by the chance to win the match instead
-(`odds`: the lowest total wins, so the closest rival's points are what count), and in the
-last manche every play is searched. Whether to call YANNIV is searched too, calling being
-the prior. Powers and the rest are `moyen`'s.
+Powers and the rest are `moyen`'s; it calls YANNIV at every chance.
 """
 
 from __future__ import annotations
 
 from yanniv.bots.fastsim import PILE, QUEEN_DRAW
 from yanniv.bots.moyen import Moyen, best_draw, decide_moyen, play_score
-from yanniv.bots.odds import MatchStakes
 from yanniv.bots.search import Plan, better_than_first, evaluate
 from yanniv.bots.situation import Situation, situation
 from yanniv.engine.actions import Action, CallYanniv, Play, TakeDiscard, UseQueen
@@ -42,11 +38,6 @@ SEARCH_DRAWS = True
 #: and 28.2 -> 29.0%, seeds 101 and 303: within noise, kept as the sounder search).
 LAP_TOP = 12
 LAP_Z = 0.5
-#: Near the match's end (this many manches left after the current one, or fewer), playouts
-#: are scored by the chance to win the match rather than by the mean gap to the others
-#: (measured vs three moyen, seed 101, 600 matches: wins 27.7% -> 29.0%, within noise; 5,
-#: every manche, did no better).
-STAKES_FROM = 1
 
 
 class Difficile(Moyen):
@@ -59,49 +50,31 @@ class Difficile(Moyen):
         assert v.pending is not None and legal
         if len(legal) == 1:
             return legal[0]
+        if CallYanniv() in legal:  # calling is cheap here: a beaten caller scores his <= 5
+            return CallYanniv()
         sit = situation(v)
-        stakes = match_stakes(v)
-        if CallYanniv() in legal:
-            return self._search_call(v, sit, stakes)
         if v.pending.kind == "draw" and SEARCH_DRAWS:
-            return self._search_draw(v, sit, stakes)
+            return self._search_draw(v, sit)
         candidates = self._candidates(v, sit)
         if len(candidates) < 2:
             return decide_moyen(v, sit, self.tracker, self.rng, self.call_risk)
         plans = [Plan(play=tuple(c.key for c in a.cards)) for a in candidates]
         results = evaluate(
-            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS, stakes
+            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS
         )
         return candidates[better_than_first(results, self._z(v))]
-
-    def _search_call(
-        self, v: MatchView, sit: Situation, stakes: MatchStakes | None
-    ) -> Action:
-        """YANNIV unless a play clearly scores better (calling is the prior: a beaten caller
-        only scores his 5 points or less; measured vs three moyen, seed 101, 600 matches:
-        +0.14 +- 0.18 point per manche and 27.7% -> 30.3% wins over calling at every
-        chance)."""
-        options: list[Action] = [CallYanniv(), *self._candidates(v, sit)]
-        plans = [Plan(call=True), *(Plan(play=tuple(c.key for c in a.cards))
-                                    for a in options[1:] if isinstance(a, Play))]
-        results = evaluate(
-            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS, stakes
-        )
-        return options[better_than_first(results, Z)]
 
     @staticmethod
     def _z(v: MatchView) -> float:
         return LAP_Z if others_last_lap(v) else Z
 
-    def _search_draw(
-        self, v: MatchView, sit: Situation, stakes: MatchStakes | None
-    ) -> Action:
+    def _search_draw(self, v: MatchView, sit: Situation) -> Action:
         """Pile, a discard card or the Queen: moyen's choice unless clearly beaten."""
         first = best_draw(v, sit, v.legal_actions)
         options = [first, *(a for a in v.legal_actions if a != first)]
         plans = [Plan(take=_take_code(a), drawing=True) for a in options]
         results = evaluate(
-            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS, stakes
+            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS
         )
         return options[better_than_first(results, self._z(v))]
 
@@ -117,7 +90,7 @@ class Difficile(Moyen):
         if not scored:
             return []
         top = scored[0][0]
-        if others_last_lap(v) or remaining(v) == 0:
+        if others_last_lap(v):
             return [a for _, a in scored[:LAP_TOP]]
         return [a for score, a in scored[:TOP_PLAYS] if score >= top - CLOSE]
 
@@ -125,18 +98,6 @@ class Difficile(Moyen):
 def others_last_lap(v: MatchView) -> bool:
     """Another player called YANNIV: this turn is the viewer's last before the manche ends."""
     return v.yanniv_caller is not None and v.yanniv_caller != v.viewer
-
-
-def remaining(v: MatchView) -> int:
-    """Manches left to play after the current one (none in a tiebreak manche)."""
-    return 0 if v.tiebreak else v.manches - v.manche
-
-
-def match_stakes(v: MatchView) -> MatchStakes | None:
-    """Near the match's end, the playout score: the chance to win the match."""
-    if remaining(v) > STAKES_FROM or v.viewer is None:
-        return None
-    return MatchStakes(v.scores, v.viewer, [p.active for p in v.players], remaining(v))
 
 
 def _take_code(action: Action) -> int:

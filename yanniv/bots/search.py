@@ -1,8 +1,7 @@
 """Flat Monte Carlo over sampled worlds with the fast simulator (`fastsim`).
 
 Each world is dealt consistently with the seat's view (`determinize.sample_hidden`: the
-tracker's facts, the caller's hand under 5 points, opponents' unknown cards leaning towards
-low ones as players keep those, `LEAN`); every candidate is played in the same
+tracker's facts, the caller's hand under 5 points); every candidate is played in the same
 worlds (common random numbers) and the manche is played to its end; a candidate scores the
 opponents' mean manche delta minus its own.
 """
@@ -11,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
 
@@ -19,14 +18,6 @@ from yanniv.bots.determinize import sample_hidden
 from yanniv.bots.fastsim import FREE, PACKETS, SEVEN, SIX_BLACK, SIX_RED, Sim, World, deltas
 from yanniv.bots.tracker import Tracker
 from yanniv.engine.view import MatchView
-
-#: How much the opponents' unknown cards lean towards low ones, by how many they are (the
-#: last entry for more): fitted so that sampled hands weigh what they really weigh in games
-#: between moyen bots (a uniform deal of the unseen cards makes a 3-card unknown part 4 points
-#: too heavy, and playouts then see opponents too far from calling). Measured vs three moyen,
-#: seed 101, 600 matches: -0.31 against -0.32 point per manche without it, i.e. no change
-#: within noise (SE 0.17); kept because the worlds are then the realistic ones.
-LEAN = (0.0, 0.15, 0.17, 0.15, 0.15, 0.10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +43,7 @@ def constraint_code(v: MatchView) -> int:
 
 def sample_world(v: MatchView, tracker: Tracker | None, rng: random.Random) -> World:
     """A world this seat's view cannot tell apart from the real one, at the turn's start."""
-    hidden, rest = sample_hidden(v, tracker, rng, LEAN)
+    hidden, rest = sample_hidden(v, tracker, rng)
     hands: list[list[int]] = []
     for p in v.players:
         if p.seat == v.viewer:
@@ -86,10 +77,8 @@ def relative(result: list[int], seat: int, active: list[bool]) -> float:
 def evaluate(
     v: MatchView, tracker: Tracker | None, rng: random.Random, plans: Sequence[Plan],
     budget_s: float, max_worlds: int, min_worlds: int = 8,
-    stakes: Callable[[list[int]], float] | None = None,
 ) -> list[list[float]]:
-    """Relative manche score of each plan in each of the same sampled worlds (with `stakes`,
-    what that makes of the manche's deltas instead, such as the chance to win the match)."""
+    """Relative manche score of each plan in each of the same sampled worlds."""
     seat = v.viewer
     assert seat is not None
     sim = Sim(random.Random())
@@ -110,10 +99,7 @@ def evaluate(
                 over = sim.turn(w, list(plan.play) or None, plan.take, plan.call)
             if not over:
                 sim.finish(w)
-            result = deltas(w)
-            results[index].append(
-                relative(result, seat, w.active) if stakes is None else stakes(result)
-            )
+            results[index].append(relative(deltas(w), seat, w.active))
         worlds += 1
     return results
 
