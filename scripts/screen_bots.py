@@ -1,24 +1,24 @@
 """Screen a bot variant: a tournament with some bot constants overridden, no code edit.
 
     python scripts/screen_bots.py --seed 101 --matches 600 difficile.Z=1.0 \
-        difficile.Difficile.budget_s=0.1 search.LEAN="(0.0, 0.15)"
+        difficile.Difficile.budget_s=0.1 moyen.SEVEN="(0.8, 2.0)"
 
-Each override is `module.attribute=value` (or `module.Class.attribute=value`) under
-`yanniv.bots`, the value a Python literal. Module constants read at call time (such as
-`difficile.Z`) take effect; constants copied into class attributes at import (such as
-`Difficile.budget_s`) must be set on the class. Workers are forked after the overrides, so
-they see them. Compare variants by the paired "vs others" gap (SE about 0.17 point per
-manche at 600 matches) rather than by win rate (SE about 1.8 points), and confirm a winner
-on another seed before an official 2000-match run.
+Every other argument is `yanniv tournament`'s. Each override is `module.attribute=value` (or
+`module.Class.attribute=value`) under `yanniv.bots`, the value a Python literal. Module
+constants read at call time (such as `difficile.Z`) take effect; constants copied into class
+attributes at import (such as `Difficile.budget_s`) must be set on the class. Workers are
+forked after the overrides, so they see them. Compare variants by the paired "vs others" gap
+(SE about 0.17 point per manche at 600 matches) rather than by win rate (SE about 1.8
+points), and confirm a winner on another seed before an official 2000-match run.
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
 import importlib
+import sys
 
-from yanniv.bots.tournament import format_report, run_tournament
+from yanniv.cli import main as yanniv_main
 
 
 def apply_override(spec: str) -> str:
@@ -36,22 +36,13 @@ def apply_override(spec: str) -> str:
     return f"{name} = {getattr(target, parts[-1])!r}"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("overrides", nargs="*", help="module.attribute=value")
-    parser.add_argument("--policies", default="difficile,moyen,moyen,moyen")
-    parser.add_argument("--matches", type=int, default=600)
-    parser.add_argument("--seed", type=int, default=101)
-    parser.add_argument("--manches", type=int, default=6)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    for spec in args.overrides:
-        print("set", apply_override(spec))
-    report = run_tournament(
-        args.policies.split(","), args.matches, args.seed, args.manches, args.workers
-    )
-    print(format_report(report))
+def main(argv: list[str]) -> int:
+    """Apply the overrides (arguments like `a.b=c`), then run `yanniv tournament` with the rest."""
+    overrides = [arg for arg in argv if "=" in arg and not arg.startswith("-")]
+    for spec in overrides:
+        print("set", apply_override(spec), flush=True)
+    return yanniv_main(["tournament", *(arg for arg in argv if arg not in overrides)])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))
