@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from yanniv.engine.cards import DECK, Card
+from yanniv.engine.cards import DECK, JACK, POWER_RANKS, Card
 from yanniv.engine.events import (
     ConstraintSet,
     Drew,
@@ -22,6 +22,7 @@ from yanniv.engine.events import (
     KingSwapped,
     MancheStarted,
     Played,
+    QueenDrew,
     QueenKept,
 )
 from yanniv.engine.view import MatchView
@@ -37,6 +38,26 @@ class Lacks:
     slack: int = 0
 
 
+#: Plays kept per opponent.
+HISTORY = 3
+
+
+@dataclass(slots=True)
+class PastPlay:
+    """A free play of an opponent, kept to weigh sampled hands by how likely that player was
+    to make it (`determinize`): its cards, the 6 or 7 it was played under, and the one card
+    drawn after it (`source` None while none is, `card` None when drawn from the pile)."""
+
+    cards: tuple[Card, ...]
+    constraint: ConstraintSet | None
+    #: The previous player's cards it could take instead of drawing from the pile (none
+    #: when a Jack in the play widened the choice: those draws are not weighed).
+    offered: tuple[Card, ...] = ()
+    #: "pile", "queen" (the pile through a Queen) or "discard".
+    source: str | None = None
+    card: Card | None = None
+
+
 @dataclass(slots=True)
 class Tracker:
     """Memory of one seat: build it empty, feed it every (redacted) event batch it receives."""
@@ -45,6 +66,11 @@ class Tracker:
     lacks: dict[int, list[Lacks]] = field(default_factory=dict)
     #: The 6 or 7 announced for each seat, valid until that seat's next draw.
     _constraint: dict[int, ConstraintSet] = field(default_factory=dict)
+    #: Each opponent's last free plays (oldest first), since its hand last changed otherwise
+    #: than by playing and drawing once a turn.
+    plays: dict[int, list[PastPlay]] = field(default_factory=dict)
+    #: The newest packet put down (what the next player may take from).
+    _table: tuple[Card, ...] = ()
 
     def observe(self, events: Iterable[Event]) -> None:
         """Update from the events this seat may see (already redacted for it)."""
@@ -67,9 +93,12 @@ class Tracker:
         if kind is MancheStarted:
             self.lacks.clear()
             self._constraint.clear()
+            self.plays.clear()
+            self._table = (event.flipped,)
         elif kind is Played:
             assert isinstance(event, Played)
-            self._constraint.pop(event.seat, None)
+            constraint = self._constraint.pop(event.seat, None)
+            self._played(event, constraint)
         elif kind is ConstraintSet:
             assert isinstance(event, ConstraintSet)
             self._constraint[event.target] = event
@@ -82,27 +111,68 @@ class Tracker:
                 else:
                     colour = constraint.colour
                     self._add(event.seat, f"six-{colour}", lambda c: c.colour == colour)
+            if event.without_playing:
+                self._table = ()
             if event.source == "pile":
                 self._hidden_gain(event.seat)
+            self._drew(event.seat, event.source, event.card)
         elif kind is FourAnswered:
             assert isinstance(event, FourAnswered)
             rank = event.rank
             if not event.given:
                 self._add(event.seat, f"rank-{rank}", lambda c: c.rank == rank)
-            elif event.card is None:
-                self._hidden_gain(event.asker)
+            else:
+                self._forget(event.seat, event.asker)
+                if event.card is None:
+                    self._hidden_gain(event.asker)
         elif kind is FourExchanged:
             assert isinstance(event, FourExchanged)
+            self._forget(event.seat, event.target)
             if event.card is None:
                 self._hidden_gain(event.target)
         elif kind is KingSwapped:
             assert isinstance(event, KingSwapped)
+            self._forget(event.seat, event.target)
             if event.given is None:
                 self._hidden_gain(event.target)
                 self._hidden_gain(event.seat)
+        elif kind is QueenDrew:
+            assert isinstance(event, QueenDrew)
+            if event.count == 1:  # kept at once; with more, QueenKept follows
+                self._drew(event.seat, "queen", None)
         elif kind is QueenKept:
             assert isinstance(event, QueenKept)
             self._hidden_gain(event.seat)
+            self._drew(event.seat, "queen", None)
+
+    def _played(self, event: Played, constraint: ConstraintSet | None) -> None:
+        offered = self._table
+        self._table = (*self._table, *event.cards) if event.at_once else event.cards
+        if event.seat == self.seat:
+            return
+        history = self.plays.setdefault(event.seat, [])
+        if not event.at_once:
+            jack = any(card.rank == JACK for card in event.cards)
+            offered = () if jack else tuple(c for c in offered if c.rank not in POWER_RANKS)
+            history.append(PastPlay(event.cards, constraint, offered))
+            del history[:-HISTORY]
+        elif history and history[-1].source is not None:
+            history[-1].source = history[-1].card = None  # drawn, then put down at once
+        else:
+            self._forget(event.seat)
+
+    def _drew(self, seat: int, source: str, card: Card | None) -> None:
+        history = self.plays.get(seat)
+        if not history:
+            return
+        if history[-1].source is not None:
+            self._forget(seat)  # a second draw since the play (drew without playing)
+        else:
+            history[-1].source, history[-1].card = source, card
+
+    def _forget(self, *seats: int) -> None:
+        for seat in seats:
+            self.plays.pop(seat, None)
 
 
 def unseen_cards(v: MatchView) -> list[Card]:
