@@ -106,6 +106,16 @@ def test_hands_that_would_have_dumped_more_are_unlikely() -> None:
     assert chance("KH KD") == pytest.approx(DEFICIT_LIKELIHOOD[-1])
 
 
+def test_a_card_is_likelier_dumped_from_a_hand_with_no_other_of_its_points() -> None:
+    """A King played from K-5 was the one heaviest card; from K-Q, one of two."""
+    tracker = Tracker(seat=0)
+    tracker.observe([Played(seat=1, cards=_cards("KS"))])
+    plays = tracker.plays[1]
+    rng = random.Random(4)
+    assert play_likelihood(plays, (), list(_cards("5H")), rng) == 1.0
+    assert play_likelihood(plays, (), list(_cards("QH")), rng) == 0.5
+
+
 def test_a_high_card_left_on_the_discard_says_its_rank_is_not_held() -> None:
     """Players take a high discard card only to pair it: one who left a 10 for the pile
     seldom held a 10, and one who took it usually did."""
@@ -114,7 +124,7 @@ def test_a_high_card_left_on_the_discard_says_its_rank_is_not_held() -> None:
                      Played(seat=1, cards=_cards("KH")), Drew(seat=1, source="pile", card=None)])
     assert tracker.plays[1][-1].offered == _cards("TS")
     left = tracker.plays[1]
-    tracker.observe([Played(seat=2, cards=_cards("TC")), Played(seat=3, cards=_cards("KD")),
+    tracker.observe([Played(seat=2, cards=_cards("TC")), Played(seat=3, cards=_cards("QD QS")),
                      Drew(seat=3, source="discard", card=Card.parse("TC"))])
     took = tracker.plays[3][-1:]
     rng = random.Random(1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from yanniv.bots.fastsim import FREE, RANK, SEVEN, SIX_BLACK, SIX_RED, VALUE, best_play
+from yanniv.bots.fastsim import FREE, RANK, SEVEN, SIX_BLACK, SIX_RED, VALUE, heaviest
 from yanniv.bots.tracker import PastPlay, Tracker, unseen_cards
 from yanniv.engine import knowledge
 from yanniv.engine.cards import Card, sort_hand
@@ -141,9 +141,13 @@ def _band(value: int) -> int:
 
 
 def _deficit_weight(before: list[int], constraint: int, value: int) -> float:
-    deficit = sum(VALUE[k] for k in best_play(before, constraint)) - value
+    """The chance of this play among the hand's: shared with the other combinations of the
+    heaviest points when it is one of them (a King is likelier played from K-5-2 than from
+    K-Q-J), small when lighter."""
+    best, ties = heaviest(before, constraint)
+    deficit = best - value
     if deficit <= 0:
-        return 1.0
+        return 1.0 / max(ties, 1)
     return DEFICIT_LIKELIHOOD[min(deficit, len(DEFICIT_LIKELIHOOD) - 1)]
 
 

@@ -125,6 +125,47 @@ def best_play(hand: list[int], constraint: int) -> list[int]:
     return best
 
 
+def heaviest(hand: list[int], constraint: int) -> tuple[int, int]:
+    """The points of the heaviest legal combination and how many combinations reach them
+    (`best_play`'s rules; hand sorted). (0, 0) when none is legal."""
+    best, ties = 0, 0
+    n = len(hand)
+    seven = constraint == SEVEN
+    i = 0
+    while i < n:
+        rank = RANK[hand[i]]
+        j = i + 1
+        while j < n and RANK[hand[j]] == rank:
+            j += 1
+        if not (seven and rank > 7) and (
+            constraint in (FREE, SEVEN) or any(_allowed(c, constraint) for c in hand[i:j])
+        ):
+            total = VALUE[hand[i]] * (j - i)
+            if total > best:
+                best, ties = total, 1
+            elif total == best:
+                ties += 1
+        i = j
+    if n >= 3:
+        for suit in range(4):
+            ranks = [RANK[c] for c in hand if c & 3 == suit and not (seven and RANK[c] > 7)]
+            if len(ranks) < 3 or (constraint in (SIX_RED, SIX_BLACK) and not _allowed(
+                suit, constraint
+            )):
+                continue
+            start = 0
+            for k in range(1, len(ranks) + 1):
+                if k == len(ranks) or ranks[k] != ranks[k - 1] + 1:
+                    if k - start >= 3:
+                        total = sum(min(r, 10) for r in ranks[start:k])
+                        if total > best:
+                            best, ties = total, 1
+                        elif total == best:
+                            ties += 1
+                    start = k
+    return best, ties
+
+
 def _extends(played: list[int], card: int) -> bool:
     """A pile card played at once: same rank as a set (or single), or prolonging the run."""
     rank = RANK[card]
