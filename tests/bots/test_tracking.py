@@ -106,14 +106,16 @@ def test_hands_that_would_have_dumped_more_are_unlikely() -> None:
     assert chance("KH KD") == pytest.approx(DEFICIT_LIKELIHOOD[-1])
 
 
-def test_a_card_is_likelier_dumped_from_a_hand_with_no_other_of_its_points() -> None:
-    """A King played from K-5 was the one heaviest card; from K-Q, one of two."""
+def test_a_card_is_likelier_dumped_from_a_hand_without_a_preferred_one() -> None:
+    """Among cards of the same points a King goes first (its swap), a 10 last: a 10 dumped
+    from 10-5 was the heaviest card; dumped from 10-K, unlikely; from K-Q-J, shared."""
     tracker = Tracker(seat=0)
-    tracker.observe([Played(seat=1, cards=_cards("KS"))])
-    plays = tracker.plays[1]
+    tracker.observe([Played(seat=1, cards=_cards("TS"))])
     rng = random.Random(4)
-    assert play_likelihood(plays, (), list(_cards("5H")), rng) == 1.0
-    assert play_likelihood(plays, (), list(_cards("QH")), rng) == 0.5
+    assert play_likelihood(tracker.plays[1], (), list(_cards("5H")), rng) == 1.0
+    assert play_likelihood(tracker.plays[1], (), list(_cards("KH")), rng) < 0.05
+    tracker.observe([Played(seat=2, cards=_cards("KS"))])
+    assert play_likelihood(tracker.plays[2], (), list(_cards("QH JD")), rng) > 0.9
 
 
 def test_a_high_card_left_on_the_discard_says_its_rank_is_not_held() -> None:

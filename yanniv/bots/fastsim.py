@@ -12,6 +12,7 @@ both colours impose the colour of the first one.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 #: Per card key: rank, points, red or not, power or not.
 RANK = [k >> 2 for k in range(56)]
@@ -125,10 +126,13 @@ def best_play(hand: list[int], constraint: int) -> list[int]:
     return best
 
 
-def heaviest(hand: list[int], constraint: int) -> tuple[int, int]:
-    """The points of the heaviest legal combination and how many combinations reach them
-    (`best_play`'s rules; hand sorted). (0, 0) when none is legal."""
-    best, ties = 0, 0
+def heaviest(
+    hand: list[int], constraint: int, weight: Callable[[int, int, bool], float] = lambda *_: 1
+) -> tuple[int, float]:
+    """The points of the heaviest legal combination and the total `weight(rank, cards, run)`
+    (by default the number) of the combinations reaching them (`best_play`'s rules; hand
+    sorted; a run is weighed by its lowest rank). (0, 0) when none is legal."""
+    best, total = 0, 0.0
     n = len(hand)
     seven = constraint == SEVEN
     i = 0
@@ -140,11 +144,11 @@ def heaviest(hand: list[int], constraint: int) -> tuple[int, int]:
         if not (seven and rank > 7) and (
             constraint in (FREE, SEVEN) or any(_allowed(c, constraint) for c in hand[i:j])
         ):
-            total = VALUE[hand[i]] * (j - i)
-            if total > best:
-                best, ties = total, 1
-            elif total == best:
-                ties += 1
+            points = VALUE[hand[i]] * (j - i)
+            if points > best:
+                best, total = points, weight(rank, j - i, False)
+            elif points == best:
+                total += weight(rank, j - i, False)
         i = j
     if n >= 3:
         for suit in range(4):
@@ -157,13 +161,13 @@ def heaviest(hand: list[int], constraint: int) -> tuple[int, int]:
             for k in range(1, len(ranks) + 1):
                 if k == len(ranks) or ranks[k] != ranks[k - 1] + 1:
                     if k - start >= 3:
-                        total = sum(min(r, 10) for r in ranks[start:k])
-                        if total > best:
-                            best, ties = total, 1
-                        elif total == best:
-                            ties += 1
+                        points = sum(min(r, 10) for r in ranks[start:k])
+                        if points > best:
+                            best, total = points, weight(ranks[start], k - start, True)
+                        elif points == best:
+                            total += weight(ranks[start], k - start, True)
                     start = k
-    return best, ties
+    return best, total
 
 
 def _extends(played: list[int], card: int) -> bool:
