@@ -7,7 +7,13 @@ import random
 import pytest
 
 from tests.bots.conftest import random_states
-from yanniv.bots.determinize import DEFICIT_LIKELIHOOD, determinize, play_likelihood, sample_hidden
+from yanniv.bots.determinize import (
+    DEFICIT_LIKELIHOOD,
+    NO_CALL_LIKELIHOOD,
+    determinize,
+    play_likelihood,
+    sample_hidden,
+)
 from yanniv.bots.registry import make_bot
 from yanniv.bots.tracker import PastPlay, Tracker
 from yanniv.engine import (
@@ -21,7 +27,15 @@ from yanniv.engine import (
     view,
 )
 from yanniv.engine.cards import Card
-from yanniv.engine.events import Drew, FourAnswered, KingSwapped, MancheStarted, Played
+from yanniv.engine.events import (
+    ConstraintSet,
+    Drew,
+    FourAnswered,
+    KingSwapped,
+    MancheStarted,
+    Played,
+    YannivCalled,
+)
 from yanniv.engine.view import MatchView
 
 
@@ -89,11 +103,11 @@ def test_a_card_put_down_at_once_leaves_the_hand_as_before_the_draw() -> None:
 
 
 def test_hands_that_would_have_dumped_more_are_unlikely() -> None:
-    """A player who dumped a single 3, then drew from the pile, held nothing heavier: with a
+    """A player who dumped a single 5, then drew from the pile, held nothing heavier: with a
     King in its two cards the King must be that draw (half the chances), with two Kings one
-    of them was already there (the rare case of a play 7 points lighter than the best)."""
+    of them was already there (the rare case of a play 5 points lighter than the best)."""
     tracker = Tracker(seat=0)
-    tracker.observe([Played(seat=1, cards=_cards("3S")), Drew(seat=1, source="pile", card=None)])
+    tracker.observe([Played(seat=1, cards=_cards("5S")), Drew(seat=1, source="pile", card=None)])
     plays = tracker.plays[1]
     rng = random.Random(4)
 
@@ -116,6 +130,20 @@ def test_a_card_is_likelier_dumped_from_a_hand_without_a_preferred_one() -> None
     assert play_likelihood(tracker.plays[1], (), list(_cards("KH")), rng) < 0.05
     tracker.observe([Played(seat=2, cards=_cards("KS"))])
     assert play_likelihood(tracker.plays[2], (), list(_cards("QH JD")), rng) > 0.9
+
+
+def test_a_player_who_could_call_yanniv_and_played_held_more_than_5_points() -> None:
+    tracker = Tracker(seat=0)
+    tracker.observe([Played(seat=1, cards=_cards("3S"))])
+    assert tracker.plays[1][-1].could_call
+    rng = random.Random(4)
+    assert play_likelihood(tracker.plays[1], (), list(_cards("AH 2D")), rng) == 1.0  # 6 points
+    assert play_likelihood(tracker.plays[1], (), list(_cards("AH AD")), rng) == NO_CALL_LIKELIHOOD
+    tracker.observe([YannivCalled(seat=2), Played(seat=3, cards=_cards("3D"))])
+    assert not tracker.plays[3][-1].could_call  # nobody may call during a last lap
+    tracker.observe([ConstraintSet(seat=3, target=1, kind="seven", colour=None),
+                     Played(seat=1, cards=_cards("AS"))])
+    assert not tracker.plays[1][-1].could_call
 
 
 def test_a_high_card_left_on_the_discard_says_its_rank_is_not_held() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from yanniv.bots.fastsim import FREE, RANK, SEVEN, SIX_BLACK, SIX_RED, VALUE, heaviest
+from yanniv.bots.fastsim import FREE, LIMIT, RANK, SEVEN, SIX_BLACK, SIX_RED, VALUE, heaviest
 from yanniv.bots.tracker import PastPlay, Tracker, unseen_cards
 from yanniv.engine import knowledge
 from yanniv.engine.cards import Card, sort_hand
@@ -23,6 +23,9 @@ _TRIES = 30
 #: Relative chance of a play lighter than the heaviest combination by 0, 1, 2, 3+ points
 #: (moyen, 27,831 plays outside a last lap: 90.6%, 1.8%, 5.1%, 2.4% spread over larger gaps).
 DEFICIT_LIKELIHOOD = (1.0, 0.1, 0.15, 0.02)
+#: Relative chance that a player who could call YANNIV with 5 points or less played instead
+#: (moyen calls at every chance).
+NO_CALL_LIKELIHOOD = 0.02
 #: Preference among combinations of the same heaviest points (single 10 = 1; singles by
 #: rank, sets of 10 points a card, of 4, 6, 7, 8 or 9, of others; runs), fitted to moyen's
 #: 3,158 such choices (Plackett-Luce): an 8 or a King goes first, a pair is kept.
@@ -101,7 +104,8 @@ def play_likelihood(
     drawn after it (for a pile draw, one of the cards of unknown origin, picked at random:
     rejection on this chance is still exact) plus the cards played; players dump their
     heaviest combination (moyen does in 91% of its plays), a lighter one by `deficit` points
-    being rarer (`DEFICIT_LIKELIHOOD`)."""
+    being rarer (`DEFICIT_LIKELIHOOD`); they call YANNIV when they can (`NO_CALL_LIKELIHOOD`)
+    and take a discard card for a reason (`_draw_weight`)."""
     known_keys = {c.key for c in known}
     hand = [c.key for c in known] + [c.key for c in hidden]
     weight = 1.0
@@ -122,6 +126,8 @@ def play_likelihood(
         hand = sorted(hand + played)
         value = sum(VALUE[k] for k in played)
         weight *= _deficit_weight(hand, _constraint_code(play.constraint), value, played)
+        if play.could_call and sum(VALUE[k] for k in hand) <= LIMIT:
+            weight *= NO_CALL_LIKELIHOOD
     return weight
 
 

@@ -24,6 +24,8 @@ from yanniv.engine.events import (
     Played,
     QueenDrew,
     QueenKept,
+    YannivCalled,
+    YannivChecked,
 )
 from yanniv.engine.view import MatchView
 
@@ -53,6 +55,9 @@ class PastPlay:
     #: The previous player's cards it could take instead of drawing from the pile (none
     #: when a Jack in the play widened the choice: those draws are not weighed).
     offered: tuple[Card, ...] = ()
+    #: The player could have called YANNIV instead (no 7 on it, nobody had called): moyen
+    #: calls at every chance, so its hand then held more than 5 points.
+    could_call: bool = False
     #: "pile", "queen" (the pile through a Queen) or "discard".
     source: str | None = None
     card: Card | None = None
@@ -71,6 +76,8 @@ class Tracker:
     plays: dict[int, list[PastPlay]] = field(default_factory=dict)
     #: The newest packet put down (what the next player may take from).
     _table: tuple[Card, ...] = ()
+    #: Who called YANNIV in the current manche, while the call stands.
+    _caller: int | None = None
 
     def observe(self, events: Iterable[Event]) -> None:
         """Update from the events this seat may see (already redacted for it)."""
@@ -95,6 +102,14 @@ class Tracker:
             self._constraint.clear()
             self.plays.clear()
             self._table = (event.flipped,)
+            self._caller = None
+        elif kind is YannivCalled:
+            assert isinstance(event, YannivCalled)
+            self._caller = event.seat
+        elif kind is YannivChecked:
+            assert isinstance(event, YannivChecked)
+            if not event.holds:
+                self._caller = None
         elif kind is Played:
             assert isinstance(event, Played)
             constraint = self._constraint.pop(event.seat, None)
@@ -154,7 +169,10 @@ class Tracker:
         if not event.at_once:
             jack = any(card.rank == JACK for card in event.cards)
             offered = () if jack else tuple(c for c in offered if c.rank not in POWER_RANKS)
-            history.append(PastPlay(event.cards, constraint, offered))
+            could_call = self._caller is None and (
+                constraint is None or constraint.kind != "seven"
+            )
+            history.append(PastPlay(event.cards, constraint, offered, could_call))
             del history[:-HISTORY]
         elif history and history[-1].source is not None:
             history[-1].source = history[-1].card = None  # drawn, then put down at once
