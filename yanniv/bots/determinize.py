@@ -81,10 +81,11 @@ def sample_hidden(
             if not _consistent(tracker, seat, cards):
                 continue
             weight = play_likelihood(plays, known, cards, rng) if plays else 1.0
+            if weight >= 1.0 or rng.random() < weight:
+                best = cards
+                break
             if weight > best_weight:
                 best, best_weight = cards, weight
-            if weight >= 1.0 or rng.random() < weight:
-                break
         hidden[seat] = best
         taken = set(best)
         left = [card for card in left if card not in taken]
