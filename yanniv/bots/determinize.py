@@ -3,8 +3,11 @@
 Its own hand, the cards it knows in each opponent's hand, the discard, the pile cards it put
 back with a Queen and every count come from its view; the other cards are dealt at random to
 the opponents' unknown slots and the pile, rejecting deals that contradict what the tracker
-learnt (a "no" to a 4, a draw without playing under a 7 or a 6). The engine's internals are
-only read here, never changed.
+learnt (a "no" to a 4, a draw without playing under a 7 or a 6) and weighing each
+opponent's deal by how likely it made its last plays and draws (players dump their heaviest
+cards, call YANNIV when they can, take a discard card for a reason: without this, the unseen
+cards dealt uniformly made opponents' hands several points too heavy). The engine's
+internals are only read here, never changed.
 """
 
 from __future__ import annotations
