@@ -39,8 +39,6 @@ SEARCH_DRAWS = True
 #: and 28.2 -> 29.0%, seeds 101 and 303: within noise, kept as the sounder search).
 LAP_TOP = 12
 LAP_Z = 0.5
-#: Search whether to call YANNIV (else call at every chance).
-SEARCH_CALL = False
 
 
 class Difficile(Moyen):
@@ -53,11 +51,9 @@ class Difficile(Moyen):
         assert v.pending is not None and legal
         if len(legal) == 1:
             return legal[0]
-        if CallYanniv() in legal and not SEARCH_CALL:
-            return CallYanniv()  # calling is cheap: a beaten caller scores his 5 or less
+        if CallYanniv() in legal:  # calling is cheap here: a beaten caller scores his <= 5
+            return CallYanniv()
         sit = situation(v)
-        if CallYanniv() in legal:
-            return self._search_call(v, sit)
         if v.pending.kind == "draw" and SEARCH_DRAWS:
             return self._search_draw(v, sit)
         candidates = self._candidates(v, sit)
@@ -68,17 +64,6 @@ class Difficile(Moyen):
             v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS
         )
         return candidates[better_than_first(results, self._z(v))]
-
-    def _search_call(self, v: MatchView, sit: Situation) -> Action:
-        """YANNIV unless a play clearly scores better in the same worlds (calling is the
-        prior: a beaten caller only scores his 5 points or less)."""
-        options: list[Action] = [CallYanniv(), *self._candidates(v, sit)]
-        plans = [Plan(call=True), *(Plan(play=tuple(c.key for c in a.cards))
-                                    for a in options[1:] if isinstance(a, Play))]
-        results = evaluate(
-            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS
-        )
-        return options[better_than_first(results, Z)]
 
     @staticmethod
     def _z(v: MatchView) -> float:
