@@ -4,7 +4,9 @@ The view already lists the cards a seat knows in each hand and the visible disca
 forgets is *negative* information that public events reveal: a player who answered "no" to a
 4 holds no card of that rank, and one who drew without playing under a 7 (or a 6) holds no
 card of value ≤ 7 (or of the 6's colour). The tracker keeps those facts, relaxing each by one
-card whenever the player receives a card the seat cannot see.
+card whenever the player receives a card the seat cannot see. It also keeps each opponent's
+last plays and draws (`PastPlay`), from which `determinize` judges how likely a sampled hand
+is.
 """
 
 from __future__ import annotations
