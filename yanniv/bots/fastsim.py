@@ -12,7 +12,6 @@ both colours impose the colour of the first one.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 #: Per card key: rank, points, red or not, power or not.
 RANK = [k >> 2 for k in range(56)]
@@ -124,50 +123,6 @@ def best_play(hand: list[int], constraint: int) -> list[int]:
                             best, best_value = run, total
                     start = k
     return best
-
-
-def heaviest(
-    hand: list[int], constraint: int, weight: Callable[[int, int, bool], float] = lambda *_: 1
-) -> tuple[int, float]:
-    """The points of the heaviest legal combination and the total `weight(rank, cards, run)`
-    (by default the number) of the combinations reaching them (`best_play`'s rules; hand
-    sorted; a run is weighed by its lowest rank). (0, 0) when none is legal."""
-    best, total = 0, 0.0
-    n = len(hand)
-    seven = constraint == SEVEN
-    i = 0
-    while i < n:
-        rank = RANK[hand[i]]
-        j = i + 1
-        while j < n and RANK[hand[j]] == rank:
-            j += 1
-        if not (seven and rank > 7) and (
-            constraint in (FREE, SEVEN) or any(_allowed(c, constraint) for c in hand[i:j])
-        ):
-            points = VALUE[hand[i]] * (j - i)
-            if points > best:
-                best, total = points, weight(rank, j - i, False)
-            elif points == best:
-                total += weight(rank, j - i, False)
-        i = j
-    if n >= 3:
-        for suit in range(4):
-            ranks = [RANK[c] for c in hand if c & 3 == suit and not (seven and RANK[c] > 7)]
-            if len(ranks) < 3 or (constraint in (SIX_RED, SIX_BLACK) and not _allowed(
-                suit, constraint
-            )):
-                continue
-            start = 0
-            for k in range(1, len(ranks) + 1):
-                if k == len(ranks) or ranks[k] != ranks[k - 1] + 1:
-                    if k - start >= 3:
-                        points = sum(min(r, 10) for r in ranks[start:k])
-                        if points > best:
-                            best, total = points, weight(ranks[start], k - start, True)
-                        elif points == best:
-                            total += weight(ranks[start], k - start, True)
-                    start = k
-    return best, total
 
 
 def _extends(played: list[int], card: int) -> bool:

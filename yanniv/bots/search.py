@@ -1,10 +1,9 @@
 """Flat Monte Carlo over sampled worlds with the fast simulator (`fastsim`).
 
 Each world is dealt consistently with the seat's view (`determinize.sample_hidden`: the
-tracker's facts, the caller's hand under 5 points, each opponent's hand weighed by its past
-plays and draws); every candidate is played in the same worlds (common random numbers) and
-the manche is played to its end; a candidate scores the opponents' mean manche delta minus
-its own.
+tracker's facts, the caller's hand under 5 points); every candidate is played in the same
+worlds (common random numbers) and the manche is played to its end; a candidate scores the
+opponents' mean manche delta minus its own.
 """
 
 from __future__ import annotations
