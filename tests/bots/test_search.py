@@ -1,6 +1,6 @@
 """difficile's fast simulator follows the engine where it matters (legal heaviest plays, manche
 scoring), its sampled worlds hold exactly the deck, and its search only overrides moyen's
-choice on clear evidence."""
+choice when another beats it in the same worlds by the margin asked."""
 
 from __future__ import annotations
 

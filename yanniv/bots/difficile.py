@@ -67,7 +67,8 @@ class Difficile(Moyen):
         return candidates[better_than_first(results, Z)]
 
     def _search_draw(self, v: MatchView, sit: Situation) -> Action:
-        """Pile, a discard card or the Queen: moyen's choice unless clearly beaten."""
+        """Pile, a discard card or the Queen: moyen's choice unless another beats it by `Z`
+        standard errors in the same worlds."""
         first = best_draw(v, sit, v.legal_actions)
         options = [first, *(a for a in v.legal_actions if a != first)]
         plans = [Plan(take=_take_code(a), drawing=True) for a in options]
