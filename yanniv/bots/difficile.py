@@ -29,7 +29,8 @@ TOP_PLAYS = 4
 #: Standard errors by which a candidate must beat moyen's choice in the same worlds.
 #: Measured vs three moyen, seed 2026, 2000 matches (wins, points per manche vs the others):
 #: 2.0: 29.95% [28.0, 32.0], -0.60 +- 0.09; 1.0: 31.0% [29.0, 33.1], -0.65 +- 0.10;
-#: 0.5: 31.25% [29.3, 33.3], -0.72 +- 0.10. Each step is within noise, the trend steady.
+#: 0.5: 31.25% [29.3, 33.3], -0.72 +- 0.10; 0.25: 28.75% [26.8, 30.8], -0.62 +- 0.10.
+#: Each step is within noise; 0.5 is the best of the four on these deals.
 Z = 0.5
 #: Only plays within this much of moyen's best score are searched (the others are clear).
 CLOSE = 4.0
