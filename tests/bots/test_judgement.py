@@ -1,16 +1,21 @@
 """What the measured choices of the bots rest on: calling at every chance, the caller's hand
-under 5 points in sampled worlds, and the last lap scored against the caller."""
+under 5 points in sampled worlds, the last lap scored against the caller, and difficile's 4
+asks."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.bots.conftest import random_states
-from yanniv.bots import make_bot
+from yanniv.bots import difficile, make_bot
 from yanniv.bots.determinize import determinize
 from yanniv.bots.situation import Opponent, last_lap_score
-from yanniv.engine import DECK, CallYanniv, MatchState, view
+from yanniv.engine import DECK, CallYanniv, DrawPile, MatchState, Play, apply, knowledge, view
+from yanniv.engine.actions import AskFour
 from yanniv.engine.cards import cards
+from yanniv.engine.rigging import rigged
 
 
 def _states(predicate, limit: int) -> list[MatchState]:  # type: ignore[no-untyped-def]
@@ -64,3 +69,22 @@ def test_last_lap_score_rewards_ending_below_the_caller() -> None:
     assert score(0, 0) == -5.0  # nothing beats an empty hand
     assert score(9, 2) == 9.0  # no caller's hand of at most 5 is above 9
     assert score(0, 0) < score(2, 1) < score(6, 1)
+
+
+def test_difficile_asks_for_a_four_it_can_put_down_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 0 knows seat 1 holds a 4 and seat 2 a 3. moyen asks for the 3 (a lighter card);
+    a received 4 goes straight down, so asking for it sheds the King outright, and the search
+    sees it in every world."""
+    monkeypatch.setattr(difficile.Difficile, "max_worlds", 200)
+    monkeypatch.setattr(difficile, "MIN_WORLDS", 200)
+    state = rigged(["4H KS 9C 2D 7S", "4S 8H 9D", "3S JD QD", "5D 6C TC"])
+    state.known = knowledge.learn(state.known, 0, 1, cards("4S")[0])
+    state.known = knowledge.learn(state.known, 0, 2, cards("3S")[0])
+    state, _ = apply(state, Play(cards("4H")))
+    state, _ = apply(state, DrawPile())
+    seen = view(state, 0)
+    assert seen.pending is not None and seen.pending.kind == "four_ask"
+    assert make_bot("moyen", 0, 0).decide(seen) == AskFour(2, 3)
+    assert make_bot("difficile", 0, 0).decide(seen) == AskFour(1, 4)

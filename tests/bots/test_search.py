@@ -15,12 +15,14 @@ from yanniv.bots.situation import situation
 from yanniv.engine import DECK, view
 from yanniv.engine.actions import Play
 from yanniv.engine.cards import Card
+from yanniv.engine.cards import cards as cards_of
 from yanniv.engine.combos import all_combinations
 from yanniv.engine.rules import playable
 from yanniv.engine.scoring import manche_outcome
 from yanniv.engine.state import Constraint
 
 BY_KEY = {card.key: card for card in DECK}
+BY_KEY_CODE = {card.code: card.key for card in DECK}
 CONSTRAINTS = {
     fastsim.FREE: None,
     fastsim.SEVEN: Constraint("seven"),
@@ -159,3 +161,35 @@ def test_difficile_searches_every_play_only_during_another_players_last_lap() ->
         elif len(found) < min(len(plays), difficile.LAP_TOP):
             calm += 1
     assert lap >= 5 and calm >= 5
+
+
+def _keys(codes: str) -> list[int]:
+    return sorted(c.key for c in cards_of(codes))
+
+
+def test_a_four_ask_hands_over_the_rank_and_puts_a_received_four_down() -> None:
+    w = fastsim.World(
+        [_keys("KS 9C 2D"), _keys("4S 8H"), _keys("AC"), _keys("5D")], [], [_keys("4H")], [],
+        None, 0, 1, None, fastsim.FREE, [True] * 4,
+    )
+    sim = fastsim.Sim(random.Random(0))
+    sim.four_ask(w, 0, 1, 4)  # the 4 is received, the King given, the 4 put down at once
+    assert w.hands[0] == _keys("9C 2D")
+    assert w.hands[1] == _keys("KS 8H")
+    assert w.packets[-1] == _keys("4H") + _keys("4S")
+    sim.four_ask(w, 0, 2, 3)  # no 3 there: nothing moves
+    assert w.hands[0] == _keys("9C 2D") and w.hands[2] == _keys("AC")
+    sim.four_ask(w, 0, 2, 1)  # an Ace for the heaviest card
+    assert w.hands[0] == _keys("AC 2D") and w.hands[2] == _keys("9C")
+
+
+def test_a_king_swap_gives_one_card_and_takes_one_at_random() -> None:
+    for seed in range(20):
+        w = fastsim.World(
+            [_keys("KS 9C 2D"), _keys("4S 8H"), [], []], [], [_keys("KH")], [], None, 0, 1,
+            None, fastsim.FREE, [True, True, False, False],
+        )
+        fastsim.Sim(random.Random(seed)).king_swap(w, 0, BY_KEY_CODE["9C"], 1)
+        assert sorted(w.hands[0] + w.hands[1]) == _keys("KS 9C 2D 4S 8H")
+        assert len(w.hands[0]) == 3 and len(w.hands[1]) == 2
+        assert set(_keys("KS 2D")) <= set(w.hands[0])

@@ -1,16 +1,19 @@
 """`difficile`: `moyen`'s judgement, checked by flat Monte Carlo over sampled worlds
 (determinization) with a fast simulator of its own.
 
-At each turn with several close plays (moyen's shortlist) and at each draw (pile, discard
-cards, Queen) it deals worlds consistent with all its seat knows (`search.sample_world`),
-plays every candidate in each world (the same worlds for all: common random numbers) and
-lets a greedy rollout policy finish the manche for every seat (`fastsim`, about 0.4 ms a
-manche where the engine needs 2 ms). Each candidate scores the opponents' mean manche delta
-minus its own; moyen's choice stands unless another beats it by `Z` standard errors of the
-paired difference (measured: following the best mean outright, greedy rollouts being
-weaker than moyen, lost about 0.8 point per manche). During another player's last lap the
-playouts end within the lap, so there every play is searched.
-Powers and the rest are `moyen`'s; it calls YANNIV at every chance.
+At each turn with several close plays (moyen's shortlist), at each draw (pile, discard
+cards, Queen) and at each King swap and 4 ask, it deals worlds consistent with all its seat
+knows (`search.sample_world`), plays every candidate in each world (the same worlds for all:
+common random numbers) and lets a greedy rollout policy finish the manche for every seat
+(`fastsim`, about 0.4 ms a manche where the engine needs 2 ms). Each candidate scores the
+opponents' mean manche delta minus its own; moyen's choice stands unless another beats it
+by `Z` standard errors of the paired difference (measured: following the best mean
+outright, greedy rollouts being weaker than moyen, lost about 0.8 point per manche). During
+another player's last lap the playouts end within the lap, so there every play is searched.
+The 4 asks gain the most: moyen weighs a rank by its points and chance, while a received 4
+goes straight down (measured with `scripts/decision_regret.py`: +1.3 +- 0.35 points per
+overridden ask, 0.38 a manche). The other choices (the card a Queen keeps, a 6's colour, a
+run's power) are `moyen`'s; it calls YANNIV at every chance.
 """
 
 from __future__ import annotations
@@ -19,7 +22,17 @@ from yanniv.bots.fastsim import PILE, QUEEN_DRAW
 from yanniv.bots.moyen import Moyen, best_draw, decide_moyen, play_score
 from yanniv.bots.search import Plan, better_than_first, evaluate
 from yanniv.bots.situation import Situation, situation
-from yanniv.engine.actions import Action, CallYanniv, Play, TakeDiscard, UseQueen
+from yanniv.bots.tracker import Tracker
+from yanniv.engine.actions import (
+    Action,
+    AskFour,
+    CallYanniv,
+    KingSwap,
+    Play,
+    Skip,
+    TakeDiscard,
+    UseQueen,
+)
 from yanniv.engine.view import MatchView
 
 BUDGET_S = 0.04
@@ -41,6 +54,10 @@ SEARCH_DRAWS = True
 #: per seed: +0.26 and +0.02 point per manche, wins 26.5 -> 27.7% and 28.2 -> 29.0%, seeds
 #: 101 and 303: within noise, kept as the sounder search).
 LAP_TOP = 12
+#: Also search King swaps and 4 asks (moyen's choice, skipping, and a few others).
+SEARCH_POWERS = True
+#: 4 asks searched besides moyen's and skipping.
+ASKS = 8
 
 
 class Difficile(Moyen):
@@ -58,6 +75,8 @@ class Difficile(Moyen):
         sit = situation(v)
         if v.pending.kind == "draw" and SEARCH_DRAWS:
             return self._search_draw(v, sit)
+        if v.pending.kind in ("king", "four_ask") and SEARCH_POWERS:
+            return self._search_power(v, sit)
         candidates = self._candidates(v, sit)
         if len(candidates) < 2:
             return decide_moyen(v, sit, self.tracker, self.rng, self.call_risk)
@@ -78,6 +97,23 @@ class Difficile(Moyen):
         )
         return options[better_than_first(results, Z)]
 
+    def _search_power(self, v: MatchView, sit: Situation) -> Action:
+        """A King swap or a 4 ask: moyen's choice unless another beats it by `Z` standard
+        errors in the same worlds (its 4 asks score the chance of a rank, not what a
+        received 4, put down at once, or a target close to calling is worth)."""
+        assert v.pending is not None
+        first = decide_moyen(v, sit, self.tracker, self.rng, self.call_risk)
+        if v.pending.kind == "king":
+            options = [first, *_king_options(v, sit)]
+        else:
+            options = [first, *_ask_options(v, sit, self.tracker)]
+        options = list(dict.fromkeys(options))
+        plans = [_power_plan(a) for a in options]
+        results = evaluate(
+            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS
+        )
+        return options[better_than_first(results, Z)]
+
     def _candidates(self, v: MatchView, sit: Situation) -> list[Play]:
         assert v.pending is not None
         if v.pending.kind != "turn":
@@ -93,6 +129,38 @@ class Difficile(Moyen):
         if others_last_lap(v):
             return [a for _, a in scored[:LAP_TOP]]
         return [a for score, a in scored[:TOP_PLAYS] if score >= top - CLOSE]
+
+
+def _king_options(v: MatchView, sit: Situation) -> list[Action]:
+    """Skip, or give the heaviest, the lightest or moyen's kind of card to each opponent."""
+    hand = sit.hand
+    gives = {max(hand, key=lambda c: c.value), min(hand, key=lambda c: c.value)}
+    swaps = [KingSwap(card, t) for t in sit.opponents for card in sorted(gives)]
+    return [Skip(), *(a for a in swaps if a in v.legal_actions)]
+
+
+def _ask_options(v: MatchView, sit: Situation, tracker: Tracker) -> list[Action]:
+    """Skip, or the `ASKS` likeliest useful asks: a rank lighter than our heaviest card, or a
+    4 (put down at once when received), by chance times points shed."""
+    heaviest = max((c.value for c in sit.hand), default=0)
+    scored = []
+    for action in v.legal_actions:
+        if not isinstance(action, AskFour):
+            continue
+        gain = heaviest if action.rank == 4 else heaviest - min(action.rank, 10)
+        chance = sit.p_has_rank(action.target, action.rank, tracker)
+        if gain > 0 and chance > 0:
+            scored.append((chance * gain, action))
+    scored.sort(key=lambda pair: pair[0], reverse=True)
+    return [Skip(), *(a for _, a in scored[:ASKS])]
+
+
+def _power_plan(action: Action) -> Plan:
+    if isinstance(action, KingSwap):
+        return Plan(power=True, king=(action.card.key, action.target))
+    if isinstance(action, AskFour):
+        return Plan(power=True, ask=(action.target, action.rank))
+    return Plan(power=True)
 
 
 def others_last_lap(v: MatchView) -> bool:

@@ -275,6 +275,48 @@ class Sim:
                 other.append(give)
                 other.sort()
 
+    def king_swap(self, w: World, seat: int, give: int, target: int) -> None:
+        """One King: `give` goes to `target`, who loses a card at random to `seat`."""
+        hand, other = w.hands[seat], w.hands[target]
+        hand.remove(give)
+        other.append(give)
+        taken = other.pop(self.rng.randrange(len(other)))
+        other.sort()
+        hand.append(taken)
+        hand.sort()
+
+    def four_ask(self, w: World, seat: int, target: int, rank: int) -> None:
+        """One 4: `target` hands over a card of `rank` if he has one; `seat` gives back its
+        heaviest card, then puts a received 4 down at once (as the rules allow)."""
+        other = w.hands[target]
+        card = next((c for c in other if RANK[c] == rank), None)
+        if card is None:
+            return
+        hand = w.hands[seat]
+        other.remove(card)
+        hand.append(card)
+        hand.sort()
+        keep_four = rank == 4
+        give = max((c for c in hand if not (keep_four and c == card)), key=VALUE.__getitem__,
+                   default=card)
+        hand.remove(give)
+        other.append(give)
+        other.sort()
+        if keep_four and card in hand:
+            hand.remove(card)
+            if w.packets:
+                w.packets[-1].append(card)
+            else:
+                w.dead.append(card)
+
+    def end_powers(self, w: World, power: int, remaining: int) -> bool:
+        """Finish `w.turn`'s turn after one power decision: the `remaining` powers of the
+        same rank by the policy, then the next player; True when the manche is over."""
+        seat = w.turn
+        self.powers(w, seat, power, remaining)
+        w.prev = w.packets[-1] if w.packets else None
+        return self.end_turn(w, seat, 0, 0, FREE)
+
     def turn(
         self, w: World, play: list[int] | None = None, take: int | None = None,
         call: bool = False,

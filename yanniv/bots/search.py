@@ -24,12 +24,16 @@ from yanniv.engine.view import MatchView
 class Plan:
     """A candidate turn: call YANNIV, or play `play` (card keys) then draw `take` (a discard
     card key, `PILE`, `QUEEN_DRAW`, None to let the rollout policy choose); with `drawing`,
-    the cards are already down and only `take` is chosen."""
+    the cards are already down and only `take` is chosen; with `power`, the turn is at a King
+    or a 4: swap `king` (card key, target), ask `ask` (target, rank), or neither (skip)."""
 
     play: tuple[int, ...] = ()
     take: int | None = None
     call: bool = False
     drawing: bool = False
+    power: bool = False
+    king: tuple[int, int] | None = None
+    ask: tuple[int, int] | None = None
 
 
 def constraint_code(v: MatchView) -> int:
@@ -85,6 +89,7 @@ def evaluate(
     results: list[list[float]] = [[] for _ in plans]
     power = v.turn_power or 0
     count = sum(1 for c in v.turn_play if c.rank == power)
+    remaining = max(0, v.pending.remaining - 1) if v.pending is not None else 0
     deadline = time.perf_counter() + budget_s
     worlds = 0
     while worlds < max_worlds and (worlds < min_worlds or time.perf_counter() < deadline):
@@ -93,7 +98,9 @@ def evaluate(
         for index, plan in enumerate(plans):
             w = base.copy()
             sim.rng.seed(world_seed)
-            if plan.drawing:
+            if plan.power:
+                over = _power_step(sim, w, plan, power, remaining)
+            elif plan.drawing:
                 over = sim.after_play(w, w.packets[-1], power, count, plan.take)
             else:
                 over = sim.turn(w, list(plan.play) or None, plan.take, plan.call)
@@ -102,6 +109,17 @@ def evaluate(
             results[index].append(relative(deltas(w), seat, w.active))
         worlds += 1
     return results
+
+
+def _power_step(sim: Sim, w: World, plan: Plan, power: int, remaining: int) -> bool:
+    """Carry out a King or 4 decision, then the rest of the turn (a skip ends it)."""
+    if plan.king is not None:
+        sim.king_swap(w, w.turn, *plan.king)
+    elif plan.ask is not None:
+        sim.four_ask(w, w.turn, *plan.ask)
+    else:
+        remaining = 0
+    return sim.end_powers(w, power, remaining)
 
 
 def better_than_first(results: list[list[float]], z: float) -> int:
