@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tests.bots.conftest import random_states
-from yanniv.bots import difficile, fastsim
+from yanniv.bots import difficile, fastsim, search
 from yanniv.bots.search import Plan, better_than_first, evaluate, sample_world
 from yanniv.bots.situation import situation
 from yanniv.engine import DECK, view
@@ -193,3 +193,26 @@ def test_a_king_swap_gives_one_card_and_takes_one_at_random() -> None:
         assert sorted(w.hands[0] + w.hands[1]) == _keys("KS 9C 2D 4S 8H")
         assert len(w.hands[0]) == 3 and len(w.hands[1]) == 2
         assert set(_keys("KS 2D")) <= set(w.hands[0])
+
+
+def test_queen_keep_plans_return_every_drawn_card() -> None:
+    """At a Queen's keep the drawn cards are out of the sampled world; each plan puts one in
+    the hand and the others back on the pile, so no card is lost or doubled."""
+    checked = 0
+    for state in random_states(seed=29, matches=40, seats=4):
+        if state.pending is None or state.pending.kind != "queen_keep":
+            continue
+        seen = view(state, state.turn)
+        options = difficile._keep_options(seen)
+        assert options and set(options) <= set(seen.legal_actions)
+        results = evaluate(seen, None, random.Random(0),
+                           [difficile._power_plan(a) for a in options], 0.0, 4, 4)
+        assert [len(r) for r in results] == [4] * len(options)
+        w = sample_world(seen, None, random.Random(1))
+        search._power_step(fastsim.Sim(random.Random(2)), w, difficile._power_plan(options[0]),
+                           12, 0)
+        assert_whole_deck(w)
+        checked += 1
+        if checked == 10:
+            break
+    assert checked == 10

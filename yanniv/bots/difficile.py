@@ -29,6 +29,7 @@ from yanniv.engine.actions import (
     CallYanniv,
     KingSwap,
     Play,
+    QueenKeep,
     Skip,
     TakeDiscard,
     UseQueen,
@@ -54,7 +55,7 @@ SEARCH_DRAWS = True
 #: per seed: +0.26 and +0.02 point per manche, wins 26.5 -> 27.7% and 28.2 -> 29.0%, seeds
 #: 101 and 303: within noise, kept as the sounder search).
 LAP_TOP = 12
-#: Also search King swaps and 4 asks (moyen's choice, skipping, and a few others).
+#: Also search King swaps, 4 asks and the card a Queen keeps (moyen's choice and a few others).
 SEARCH_POWERS = True
 #: 4 asks searched besides moyen's and skipping.
 ASKS = 8
@@ -75,7 +76,7 @@ class Difficile(Moyen):
         sit = situation(v)
         if v.pending.kind == "draw" and SEARCH_DRAWS:
             return self._search_draw(v, sit)
-        if v.pending.kind in ("king", "four_ask") and SEARCH_POWERS:
+        if v.pending.kind in ("king", "four_ask", "queen_keep") and SEARCH_POWERS:
             return self._search_power(v, sit)
         candidates = self._candidates(v, sit)
         if len(candidates) < 2:
@@ -98,13 +99,15 @@ class Difficile(Moyen):
         return options[better_than_first(results, Z)]
 
     def _search_power(self, v: MatchView, sit: Situation) -> Action:
-        """A King swap or a 4 ask: moyen's choice unless another beats it by `Z` standard
-        errors in the same worlds (its 4 asks score the chance of a rank, not what a
-        received 4, put down at once, or a target close to calling is worth)."""
+        """A King swap, a 4 ask or a Queen's keep: moyen's choice unless another beats it by
+        `Z` standard errors in the same worlds (its 4 asks score the chance of a rank, not
+        what a received 4, put down at once, or a target close to calling is worth)."""
         assert v.pending is not None
         first = decide_moyen(v, sit, self.tracker, self.rng, self.call_risk)
         if v.pending.kind == "king":
             options = [first, *_king_options(v, sit)]
+        elif v.pending.kind == "queen_keep":
+            options = [first, *_keep_options(v)]
         else:
             options = [first, *_ask_options(v, sit, self.tracker)]
         options = list(dict.fromkeys(options))
@@ -132,7 +135,8 @@ class Difficile(Moyen):
 
 
 def _king_options(v: MatchView, sit: Situation) -> list[Action]:
-    """Skip, or give the heaviest, the lightest or moyen's kind of card to each opponent."""
+    """Skip, or give the heaviest or the lightest card to each opponent (moyen's own choice
+    is searched besides)."""
     hand = sit.hand
     gives = {max(hand, key=lambda c: c.value), min(hand, key=lambda c: c.value)}
     swaps = [KingSwap(card, t) for t in sit.opponents for card in sorted(gives)]
@@ -155,7 +159,21 @@ def _ask_options(v: MatchView, sit: Situation, tracker: Tracker) -> list[Action]
     return [Skip(), *(a for _, a in scored[:ASKS])]
 
 
+def _keep_options(v: MatchView) -> list[Action]:
+    """Each drawn card kept, the others put back the heaviest on top (for the next player)."""
+    assert v.pending is not None
+    drawn = v.pending.cards
+    options: list[Action] = []
+    for card in drawn:
+        rest = sorted((c for c in drawn if c != card), key=lambda c: c.value, reverse=True)
+        options.append(QueenKeep(card, tuple(rest)))
+    return [a for a in options if a in v.legal_actions]
+
+
 def _power_plan(action: Action) -> Plan:
+    if isinstance(action, QueenKeep):
+        order = tuple(c.key for c in action.order)
+        return Plan(power=True, keep=(action.keep.key, order))
     if isinstance(action, KingSwap):
         return Plan(power=True, king=(action.card.key, action.target))
     if isinstance(action, AskFour):

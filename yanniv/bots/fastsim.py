@@ -5,8 +5,9 @@ manches per decision, so this module replays the rules on a sampled world with c
 their engine `key` (rank * 4 + suit index) and every seat played by a greedy rollout policy
 (heaviest combination, small or pairing discards, YANNIV at once, King and 4 on the caller
 or the lightest hand). Approximations, all rare or small: a 4 asks the target's lowest rank,
-a Queen keeps the lowest card, a Jack takes the lowest card in reach when it is small, 6s of
-both colours impose the colour of the first one.
+a Queen keeps the lowest card (the heaviest goes back on top, for the next player), a Jack
+takes the lowest card in reach when it is small, 6s of both colours impose the colour of the
+first one.
 """
 
 from __future__ import annotations
@@ -208,7 +209,7 @@ class Sim:
             if drawn:
                 keep = min(drawn, key=VALUE.__getitem__)
                 drawn.remove(keep)
-                w.pile.extend(drawn)
+                w.pile.extend(sorted(drawn, key=VALUE.__getitem__))  # the heaviest on top
                 hand.append(keep)
                 hand.sort()
             return

@@ -24,8 +24,9 @@ from yanniv.engine.view import MatchView
 class Plan:
     """A candidate turn: call YANNIV, or play `play` (card keys) then draw `take` (a discard
     card key, `PILE`, `QUEEN_DRAW`, None to let the rollout policy choose); with `drawing`,
-    the cards are already down and only `take` is chosen; with `power`, the turn is at a King
-    or a 4: swap `king` (card key, target), ask `ask` (target, rank), or neither (skip)."""
+    the cards are already down and only `take` is chosen; with `power`, the turn is at a
+    King, a 4 or a Queen's draw: swap `king` (card key, target), ask `ask` (target, rank),
+    `keep` (card key, the others' keys top first), or none of them (skip)."""
 
     play: tuple[int, ...] = ()
     take: int | None = None
@@ -34,6 +35,7 @@ class Plan:
     power: bool = False
     king: tuple[int, int] | None = None
     ask: tuple[int, int] | None = None
+    keep: tuple[int, tuple[int, ...]] | None = None
 
 
 def constraint_code(v: MatchView) -> int:
@@ -112,8 +114,14 @@ def evaluate(
 
 
 def _power_step(sim: Sim, w: World, plan: Plan, power: int, remaining: int) -> bool:
-    """Carry out a King or 4 decision, then the rest of the turn (a skip ends it)."""
-    if plan.king is not None:
+    """Carry out a King, 4 or Queen decision, then the rest of the turn (a skip ends it)."""
+    if plan.keep is not None:
+        card, order = plan.keep
+        hand = w.hands[w.turn]
+        hand.append(card)
+        hand.sort()
+        w.pile.extend(reversed(order))
+    elif plan.king is not None:
         sim.king_swap(w, w.turn, *plan.king)
     elif plan.ask is not None:
         sim.four_ask(w, w.turn, *plan.ask)
