@@ -48,12 +48,14 @@ def _swap_hidden(state: MatchState, seat: int) -> MatchState | None:
     return None
 
 
-def _twins(limit: int) -> list[tuple[MatchState, MatchState, int]]:
+def _twins(
+    limit: int, kinds: tuple[str, ...] = ("turn",), matches: int = 4
+) -> list[tuple[MatchState, MatchState, int]]:
     found = []
-    for state in random_states(seed=21, matches=4, seats=4):
+    for state in random_states(seed=21, matches=matches, seats=4):
         seat = state.to_act
         assert seat is not None
-        if state.pending is None or state.pending.kind != "turn" or state.yanniv_caller:
+        if state.pending is None or state.pending.kind not in kinds or state.yanniv_caller:
             continue
         twin = _swap_hidden(state, seat)
         if twin is not None:
@@ -70,6 +72,21 @@ def test_same_decision_when_only_hidden_cards_differ(level: str) -> None:
     for state, twin, seat in twins:
         assert state.hands != twin.hands  # the worlds really differ...
         assert view(state, seat) == view(twin, seat)  # ...in nothing the seat can know
+        first = make_bot(level, seat, "honest").decide(view(state, seat))
+        second = make_bot(level, seat, "honest").decide(view(twin, seat))
+        assert first == second
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_same_power_decision_when_only_hidden_cards_differ(level: str) -> None:
+    """The same at a King swap, a 4 ask or a Queen's keep, which difficile searches too."""
+    twins = _twins(12, ("king", "four_ask", "queen_keep"), matches=40)
+    assert len(twins) == 12
+    assert {state.pending.kind for state, _, _ in twins if state.pending} == {
+        "king", "four_ask", "queen_keep"
+    }
+    for state, twin, seat in twins:
+        assert view(state, seat) == view(twin, seat)
         first = make_bot(level, seat, "honest").decide(view(state, seat))
         second = make_bot(level, seat, "honest").decide(view(twin, seat))
         assert first == second
