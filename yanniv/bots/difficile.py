@@ -12,8 +12,9 @@ outright, greedy rollouts being weaker than moyen, lost about 0.8 point per manc
 another player's last lap the playouts end within the lap, so there every play is searched.
 The 4 asks gain the most: moyen weighs a rank by its points and chance, while a received 4
 goes straight down (measured with `scripts/decision_regret.py`: +1.3 +- 0.35 points per
-overridden ask, 0.38 a manche). The other choices (the card a Queen keeps, a 6's colour, a
-run's power) are `moyen`'s; it calls YANNIV at every chance.
+overridden ask, 0.38 a manche); the card a Queen keeps is searched too. The other choices
+(a 6's colour, a run's power, the card given back for a 4) are `moyen`'s; it calls YANNIV at
+every chance.
 """
 
 from __future__ import annotations
