@@ -22,7 +22,6 @@ from yanniv.engine.scoring import manche_outcome
 from yanniv.engine.state import Constraint
 
 BY_KEY = {card.key: card for card in DECK}
-BY_KEY_CODE = {card.code: card.key for card in DECK}
 CONSTRAINTS = {
     fastsim.FREE: None,
     fastsim.SEVEN: Constraint("seven"),
@@ -189,7 +188,7 @@ def test_a_king_swap_gives_one_card_and_takes_one_at_random() -> None:
             [_keys("KS 9C 2D"), _keys("4S 8H"), [], []], [], [_keys("KH")], [], None, 0, 1,
             None, fastsim.FREE, [True, True, False, False],
         )
-        fastsim.Sim(random.Random(seed)).king_swap(w, 0, BY_KEY_CODE["9C"], 1)
+        fastsim.Sim(random.Random(seed)).king_swap(w, 0, _keys("9C")[0], 1)
         assert sorted(w.hands[0] + w.hands[1]) == _keys("KS 9C 2D 4S 8H")
         assert len(w.hands[0]) == 3 and len(w.hands[1]) == 2
         assert set(_keys("KS 2D")) <= set(w.hands[0])

@@ -253,13 +253,7 @@ class Sim:
                 target = self.victim(w, seat)
                 if target is None or not hand:
                     return
-                give = hand.pop()  # sorted by rank: the highest
-                other = w.hands[target]
-                other.append(give)
-                taken = other.pop(self.rng.randrange(len(other)))
-                other.sort()
-                hand.append(taken)
-                hand.sort()
+                self.king_swap(w, seat, hand[-1], target)  # sorted by rank: the highest
         elif power == 4:
             for _ in range(count):
                 target = self.victim(w, seat)
