@@ -2,7 +2,9 @@
 
 Updates never depend on a hidden card in a way a third party could notice: when a card moves
 privately between two seats, the other viewers forget what they knew of the hand it left
-(or, for a 4, of that hand's cards of the asked rank) rather than see one card vanish.
+(or, for a 4, of that hand's cards of the asked rank) rather than see one card vanish; when
+a Queen draws several cards to keep one privately, the others forget the places they knew of
+those cards (`pile_known`) rather than learn where the kept one went.
 """
 
 from __future__ import annotations
@@ -50,6 +52,19 @@ def unlearn(known: Known, viewer: int, owner: int, card: Card) -> Known:
     if card not in known[viewer][owner]:
         return known
     return _update(known, (viewer,), owner, remove=(card,))
+
+
+def drawn_for_a_private_keep(
+    pile_known: tuple[frozenset[Card], ...], seat: int, cards: Iterable[Card]
+) -> tuple[frozenset[Card], ...]:
+    """A Queen drew `cards` and will keep one privately: the other seats that knew some of
+    those cards' places (from their own Queen) now know only that they are among the cards
+    drawn, not which one is kept or where the others go back."""
+    drawn = frozenset(cards)
+    return tuple(
+        known if viewer == seat or known.isdisjoint(drawn) else known - drawn
+        for viewer, known in enumerate(pile_known)
+    )
 
 
 def forget_owner(known: Known, owner: int, except_viewers: Iterable[int]) -> Known:

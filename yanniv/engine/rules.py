@@ -431,6 +431,7 @@ def _on_draw(s: MatchState, action: Action, events: list[Event]) -> None:
         drawn = _pop_pile(s, s.turn_power_count + 1, events)
         events.append(QueenDrew(seat=seat, count=len(drawn)))
         if len(drawn) > 1:
+            s.pile_known = knowledge.drawn_for_a_private_keep(s.pile_known, seat, drawn)
             s.pending = Pending(kind="queen_keep", seat=seat, cards=tuple(drawn))
             return
         for card in drawn:
