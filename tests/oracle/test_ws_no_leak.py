@@ -1,0 +1,236 @@
+"""The independent knowledge model over 200 matches played through real WebSocket clients.
+
+The app runs under uvicorn on 127.0.0.1; each seat and one spectator hold a `websockets` client
+socket and keep every frame they receive. After a match the test rebuilds the truth by replaying
+the room's seed and action log through the engine, follows it with the model of
+`oracle/knowledge_model.py`, and checks every `state` frame each recipient received at the
+step it was sent: a card named there that the recipient may not know is a leak.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import threading
+import time
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from oracle.knowledge_model import Checker, Truth
+from oracle.play import choose, truth_of
+
+MATCHES = 200
+CONCURRENT = 4
+FRAME_WAIT_S = 30.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    import uvicorn
+
+    from yanniv.server.app import create_app
+    from yanniv.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("ws_leaks") / "yanniv.sqlite3"
+    app = create_app(Settings(database_url=f"sqlite:///{db}", flood_rate=100_000.0,
+                              flood_burst=100_000))
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            lifespan="on")
+    uv = uvicorn.Server(config)
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not uv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
+        time.sleep(0.05)
+    yield app, f"127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(10)
+
+
+class Recipient:
+    """One socket (a seat, or a spectator when `seat` is None) and the state frames it got."""
+
+    def __init__(self, ws: Any, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.states: list[dict[str, Any]] = []
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.changed = asyncio.Event()
+
+    async def read(self) -> None:
+        async for text in self.ws:
+            message = json.loads(text)
+            if message["type"] == "state" and message["view"] is not None:
+                self.states.append(message)
+            elif message["type"] in ("ack", "error") and message.get("id"):
+                self.answers[message["id"]] = message
+            self.changed.set()
+
+    async def until(self, predicate: Any) -> None:
+        deadline = time.monotonic() + FRAME_WAIT_S
+        while not predicate():
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), deadline - time.monotonic())
+
+    async def until_version(self, version: int) -> None:
+        await self.until(lambda: self.version >= version)
+
+    async def answer(self, action_id: str) -> dict[str, Any]:
+        await self.until(lambda: action_id in self.answers)
+        return self.answers[action_id]
+
+    @property
+    def version(self) -> int:
+        return self.states[-1]["version"] if self.states else -1
+
+
+async def _play_match(http: httpx.AsyncClient, host: str, seats: int, seed: int) -> str:
+    rng = random.Random(seed)
+    created = (await http.post("/api/rooms", json={"pseudo": f"Oracle{seed}"})).json()
+    code, tokens = created["code"], [created["token"]]
+    for n in range(1, seats):
+        joined = await http.post(f"/api/rooms/{code}/join", json={"pseudo": f"Joueur{n}"})
+        tokens.append(joined.json()["token"])
+    host_header = {"X-Seat-Token": tokens[0]}
+    patched = await http.patch(f"/api/rooms/{code}/settings", json={"manches": 1},
+                               headers=host_header)
+    assert patched.status_code == 200, patched.text
+    urls = [f"ws://{host}/ws/{code}?token={t}" for t in tokens] + [f"ws://{host}/ws/{code}"]
+    sockets = [await websockets.connect(url, max_size=2**22) for url in urls]
+    recipients = [Recipient(ws, seat) for seat, ws in enumerate(sockets[:seats])]
+    recipients.append(Recipient(sockets[-1], None))
+    readers = [asyncio.create_task(r.read()) for r in recipients]
+    try:
+        started = await http.post(f"/api/rooms/{code}/start", headers=host_header)
+        assert started.status_code == 200, started.text
+        for _ in range(5_000):
+            await recipients[0].until(lambda: recipients[0].states)
+            version = max(r.version for r in recipients)
+            for r in recipients:
+                await r.until_version(version)
+            view = recipients[0].states[-1]["view"]
+            if view["finished"]:
+                break
+            actor = recipients[view["pending"]["seat"]]
+            own = actor.states[-1]
+            action_id = uuid.uuid4().hex
+            await actor.ws.send(json.dumps({"type": "action", "id": action_id,
+                                            "version": own["version"],
+                                            "action": choose(own["view"]["legal_actions"], rng)}))
+            answer = await actor.answer(action_id)
+            assert answer["type"] == "ack", answer
+            for r in recipients:
+                await r.until_version(answer["version"])
+        else:
+            raise AssertionError("the match did not end")
+    finally:
+        for ws in sockets:
+            await ws.close()
+        await asyncio.gather(*readers, return_exceptions=True)
+    _frames[code] = {r.seat: r.states for r in recipients}
+    return code
+
+
+_frames: dict[str, dict[int | None, list[dict[str, Any]]]] = {}
+
+
+def _replay(app: Any, code: str) -> tuple[int, list[tuple[Truth, Truth, list[dict[str, Any]]]]]:
+    """The truth of a room's match: (before, after, unredacted events) per step, from its seed
+    and action log (what the server persists)."""
+    from yanniv.engine import apply, start_match
+    from yanniv.wire import action_from_wire, to_wire
+
+    match = app.state.rooms.get(code).match
+    state, events = start_match(match.config, match.seed)
+    steps = [(truth_of(state), truth_of(state), [to_wire(e) for e in events])]
+    for data in match.log:
+        before = truth_of(state)
+        state, events = apply(state, action_from_wire(data))
+        steps.append((before, truth_of(state), [to_wire(e) for e in events]))
+    return match.config.seats, steps
+
+
+def _leaks(app: Any, code: str) -> list[str]:
+    seats, steps = _replay(app, code)
+    return _leaks_in(code, seats, steps, _frames[code])
+
+
+def _leaks_in(label: str, seats: int, steps: list[tuple[Truth, Truth, list[dict[str, Any]]]],
+              frames: dict[int | None, list[dict[str, Any]]]) -> list[str]:
+    by_step: dict[int, list[tuple[int | None, dict[str, Any], int | None]]] = {}
+    for recipient, states in frames.items():
+        previous: int | None = None
+        for message in states:
+            step = message["view"]["step"]
+            by_step.setdefault(step, []).append((recipient, message, previous))
+            previous = step
+    checker = Checker(seats)
+    knew: list[dict[int | None, set[str]]] = []
+    found: list[str] = []
+    recipients: list[int | None] = [*range(seats), None]
+    for step, (before, after, events) in enumerate(steps):
+        knew.append({r: checker.pile_knowledge(r) for r in recipients})
+        for event in events:
+            checker.model.follow(event, before, after)
+        for recipient, message, previous in by_step.get(step, []):
+            problems = checker.check_view(recipient, message["view"], after)
+            if previous is None:  # the first frame of a socket: the events of its step, or none
+                batch = [step] if message["events"] else []
+            else:
+                batch = list(range(previous + 1, step + 1))
+            true_events = [e for j in batch for e in steps[j][2]]
+            knew_pile = set().union(*(knew[j][recipient] for j in batch)) if batch else set()
+            problems += checker.check_events(recipient, message["events"], true_events,
+                                             knew_pile)
+            found += [f"{label} step {step} recipient {recipient}: {p}" for p in problems]
+    return found
+
+
+def test_no_frame_names_a_card_its_recipient_may_not_know(server: Any) -> None:
+    app, host = server
+
+    async def run_all() -> list[str]:
+        async with httpx.AsyncClient(base_url=f"http://{host}", timeout=30) as http:
+            codes: list[str] = []
+            for first in range(0, MATCHES, CONCURRENT):
+                batch = range(first, min(first + CONCURRENT, MATCHES))
+                codes += await asyncio.gather(
+                    *(_play_match(http, host, 2 + n % 3, 9_000_000 + n) for n in batch))
+            return codes
+
+    codes = asyncio.run(run_all())
+    assert len(codes) == MATCHES
+    frames = sum(len(states) for code in codes for states in _frames[code].values())
+    assert frames > MATCHES * 20, "every recipient got the frames of a whole match"
+    leaking = [leaks for leaks in (_leaks(app, code) for code in codes) if leaks]
+    assert not leaking, f"{len(leaking)} of {MATCHES} matches leak:\n" + "\n".join(
+        f"{leaks[0]} (+{len(leaks) - 1})" for leaks in leaking[:10])
+
+
+def test_the_frames_were_checked_against_the_true_course(server: Any) -> None:
+    """The checker is not vacuous: seat 0's first frame doctored to show one of seat 1's true
+    cards (nothing is known of another hand at the deal) is flagged."""
+    app, _host = server
+    if not _frames:
+        pytest.skip("runs after the 200-match test, on one of its matches")
+    code = next(iter(_frames))
+    seats, steps = _replay(app, code)
+    message = json.loads(json.dumps(_frames[code][0][0]))
+    step = message["view"]["step"]
+    message["view"]["players"][1]["known_cards"] = [steps[step][1].hands[1][0]]
+    found = _leaks_in("doctored", seats, steps, {0: [message]})
+    assert any("players[1].known_cards shows" in p for p in found), found
