@@ -100,10 +100,13 @@ class Recipient:
 
 async def _play_match(http: httpx.AsyncClient, host: str, seats: int, seed: int) -> str:
     rng = random.Random(seed)
-    created = (await http.post("/api/rooms", json={"pseudo": f"Oracle{seed}"})).json()
+    response = await http.post("/api/rooms", json={"pseudo": f"S0x{seed}"})
+    assert response.status_code == 201, response.text
+    created = response.json()
     code, tokens = created["code"], [created["token"]]
     for n in range(1, seats):
-        joined = await http.post(f"/api/rooms/{code}/join", json={"pseudo": f"Joueur{n}"})
+        joined = await http.post(f"/api/rooms/{code}/join", json={"pseudo": f"S{n}x{seed}"})
+        assert joined.status_code == 200, joined.text
         tokens.append(joined.json()["token"])
     host_header = {"X-Seat-Token": tokens[0]}
     patched = await http.patch(f"/api/rooms/{code}/settings", json={"manches": 1},
