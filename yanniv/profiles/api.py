@@ -8,13 +8,20 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Annotated, Any
+from urllib.parse import unquote
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse
 
 from yanniv.db.session import DbSession
 from yanniv.profiles.identity import OWNER_COOKIE
-from yanniv.profiles.links import PSEUDO_PARAM, profile_api_url, profile_url
+from yanniv.profiles.links import (
+    API_BASE,
+    PAGE_BASE,
+    PSEUDO_PARAM,
+    profile_api_url,
+    profile_url,
+)
 from yanniv.profiles.models import MIN_RATED_MATCHES
 from yanniv.profiles.password import (
     LoginThrottle,
@@ -71,8 +78,17 @@ def api_leaderboard(db: DbSession, sort: SortKey = "rating", page: Page = 1) -> 
     return leaderboard(db, sort, page, PER_PAGE)
 
 
-def _pseudo(from_path: str, request: Request) -> str:
-    """The pseudo from the path, else from `?pseudo=` (how `.` and `..` travel, see links.py)."""
+def _pseudo(from_path: str, request: Request, base: str, tail: str = "") -> str:
+    """The pseudo from the path, else from `?pseudo=` (how `.` and `..` travel, see links.py).
+
+    The path is decoded again from the raw bytes the client sent, so that the pseudo is
+    percent-decoded exactly once whatever the server in front did (`100%2525` is `100%25`).
+    """
+    raw = request.scope.get("raw_path")
+    if isinstance(raw, bytes):
+        path, head = raw.decode("latin-1"), base + "/"
+        if path.startswith(head) and path.endswith(tail) and len(path) >= len(head) + len(tail):
+            from_path = unquote(path[len(head) : len(path) - len(tail)])
     return from_path or request.query_params.get(PSEUDO_PARAM, "")
 
 
@@ -94,7 +110,7 @@ def api_profile(pseudo: str, request: Request, db: DbSession) -> ProfileOut:
     """A profile's rating, statistics and last matches (pseudo is case-insensitive).
 
     The pseudo is one percent-encoded path segment, `/` included (`AC%2FDC`)."""
-    return _profile(_pseudo(pseudo, request), request, db)
+    return _profile(_pseudo(pseudo, request, API_BASE), request, db)
 
 
 @router.get("/api/profiles", response_model=ProfileOut, tags=["profiles"], responses=_PROFILE_404)
@@ -169,7 +185,7 @@ def _set_password(pseudo: str, body: PasswordIn, request: Request, db: DbSession
 )
 def api_set_password(pseudo: str, body: PasswordIn, request: Request, db: DbSession) -> OkOut:
     """Set or change the password of a profile owned by this browser (argon2id hash)."""
-    return _set_password(pseudo, body, request, db)
+    return _set_password(_pseudo(pseudo, request, API_BASE, "/password"), body, request, db)
 
 
 @router.post(
@@ -232,7 +248,7 @@ def _profile_page(pseudo: str, request: Request, db: DbSession) -> HTMLResponse:
 
 @router.get("/profil/{pseudo:path}", response_class=HTMLResponse, include_in_schema=False)
 def page_profile(pseudo: str, request: Request, db: DbSession) -> HTMLResponse:
-    return _profile_page(_pseudo(pseudo, request), request, db)
+    return _profile_page(_pseudo(pseudo, request, PAGE_BASE), request, db)
 
 
 @router.get("/profil", response_class=HTMLResponse, include_in_schema=False)
