@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Annotated, Any
-from urllib.parse import unquote
+from urllib.parse import unquote_to_bytes
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse
@@ -85,10 +85,11 @@ def _pseudo(from_path: str, request: Request, base: str, tail: str = "") -> str:
     percent-decoded exactly once whatever the server in front did (`100%2525` is `100%25`).
     """
     raw = request.scope.get("raw_path")
-    if isinstance(raw, bytes):
-        path, head = raw.decode("latin-1"), base + "/"
-        if path.startswith(head) and path.endswith(tail) and len(path) >= len(head) + len(tail):
-            from_path = unquote(path[len(head) : len(path) - len(tail)])
+    head, end = f"{base}/".encode(), tail.encode()
+    if isinstance(raw, bytes) and raw.startswith(head) and raw.endswith(end) \
+            and len(raw) >= len(head) + len(end):
+        segment = raw[len(head) : len(raw) - len(end)]
+        from_path = unquote_to_bytes(segment).decode("utf-8", "replace")
     return from_path or request.query_params.get(PSEUDO_PARAM, "")
 
 
