@@ -13,7 +13,7 @@ def test_every_test_named_in_questions_md_exists() -> None:
     sources: dict[str, str] = {}
     for path in (ROOT / "tests").rglob("test_*.py"):
         sources[path.name] = sources.get(path.name, "") + path.read_text(encoding="utf-8")
-    named = re.findall(r"`(?:(test_\w+\.py)::)?(test_\w+)`", text)
+    named = re.findall(r"`(?:(?:tests/[\w/]+/)?(test_\w+\.py)::)?(test_\w+)`", text)
     assert len(named) >= 40
     everything = "\n".join(sources.values())
     for module, name in named:

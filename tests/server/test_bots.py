@@ -89,7 +89,7 @@ def test_add_bot_rules(client: TestClient) -> None:
     removed = client.delete(f"/api/rooms/{code}/seats/2", headers=host).json()
     assert [s["pseudo"] for s in removed["seats"]] == ["Léa", "Bob", "Ordinateur 2 (moyen)"]
     taken = client.post(f"/api/rooms/{code}/join", json={"pseudo": "ordinateur 2 (moyen)"})
-    assert taken.json()["code"] == "pseudo_taken"
+    assert taken.status_code == 422 and taken.json()["code"] == "pseudo_reserved"
     client.post(url, json={"level": "difficile"}, headers=host)
     _start(client, code, created["token"])
     late = client.post(url, json={"level": "facile"}, headers=host)

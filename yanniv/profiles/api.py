@@ -8,12 +8,20 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Annotated, Any
+from urllib.parse import unquote_to_bytes
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse
 
 from yanniv.db.session import DbSession
 from yanniv.profiles.identity import OWNER_COOKIE
+from yanniv.profiles.links import (
+    API_BASE,
+    PAGE_BASE,
+    PSEUDO_PARAM,
+    profile_api_url,
+    profile_url,
+)
 from yanniv.profiles.models import MIN_RATED_MATCHES
 from yanniv.profiles.password import (
     LoginThrottle,
@@ -22,7 +30,7 @@ from yanniv.profiles.password import (
     login,
     set_password,
 )
-from yanniv.profiles.ratings import PER_PAGE, leaderboard, profile_url
+from yanniv.profiles.ratings import PER_PAGE, leaderboard
 from yanniv.profiles.schemas import (
     LeaderboardPage,
     LoginIn,
@@ -42,6 +50,7 @@ OWNER_MAX_AGE = 10 * 365 * 24 * 3600
 
 Page = Annotated[int, Query(ge=1, le=1_000_000, description="1-based page number")]
 MatchId = Annotated[int, Path(ge=1, le=2**62, description="finished match record id")]
+QueryPseudo = Annotated[str, Query(min_length=1, description="the pseudo, as typed")]
 
 
 def _lang(request: Request) -> str:
@@ -69,18 +78,47 @@ def api_leaderboard(db: DbSession, sort: SortKey = "rating", page: Page = 1) -> 
     return leaderboard(db, sort, page, PER_PAGE)
 
 
-@router.get(
-    "/api/profiles/{pseudo}",
-    response_model=ProfileOut,
-    tags=["profiles"],
-    responses={404: {"description": "no profile with this pseudo"}},
-)
-def api_profile(pseudo: str, request: Request, db: DbSession) -> ProfileOut:
-    """A profile's rating, statistics and last matches (pseudo is case-insensitive)."""
-    out = profile_stats(db, pseudo, _secret(request))
+def _pseudo(from_path: str, request: Request, base: str, tail: str = "") -> str:
+    """The pseudo from the path, else from `?pseudo=` (how `.` and `..` travel, see links.py).
+
+    The path is decoded again from the raw bytes the client sent, so that the pseudo is
+    percent-decoded exactly once whatever the server in front did (`100%2525` is `100%25`).
+    """
+    raw = request.scope.get("raw_path")
+    head, end = f"{base}/".encode(), tail.encode()
+    if isinstance(raw, bytes) and raw.startswith(head) and raw.endswith(end) \
+            and len(raw) >= len(head) + len(end):
+        segment = raw[len(head) : len(raw) - len(end)]
+        from_path = unquote_to_bytes(segment).decode("utf-8", "replace")
+    return from_path or request.query_params.get(PSEUDO_PARAM, "")
+
+
+def _profile(pseudo: str, request: Request, db: DbSession) -> ProfileOut:
+    out = profile_stats(db, pseudo, _secret(request)) if pseudo else None
     if out is None:
         raise _error(request, 404, "api.profile_not_found")
     return out
+
+
+_PROFILE_404 = {404: {"description": "no profile with this pseudo"}}
+
+
+@router.get(
+    "/api/profiles/{pseudo:path}", response_model=ProfileOut, tags=["profiles"],
+    responses=_PROFILE_404,
+)
+def api_profile(pseudo: str, request: Request, db: DbSession) -> ProfileOut:
+    """A profile's rating, statistics and last matches (pseudo is case-insensitive).
+
+    The pseudo is one percent-encoded path segment, `/` included (`AC%2FDC`)."""
+    return _profile(_pseudo(pseudo, request, API_BASE), request, db)
+
+
+@router.get("/api/profiles", response_model=ProfileOut, tags=["profiles"], responses=_PROFILE_404)
+def api_profile_by_query(pseudo: QueryPseudo, request: Request, db: DbSession) -> ProfileOut:
+    """The same as `/api/profiles/{pseudo}`, for the pseudos `.` and `..`, which browsers
+    cannot send as a path segment (any pseudo works here)."""
+    return _profile(pseudo, request, db)
 
 
 @router.get(
@@ -127,14 +165,12 @@ def api_login(body: LoginIn, request: Request, response: Response, db: DbSession
     )
 
 
-@router.post(
-    "/api/profiles/{pseudo}/password",
-    response_model=OkOut,
-    tags=["profiles"],
-    responses={403: {"description": "this browser does not own the profile"}, 404: {}},
-)
-def api_set_password(pseudo: str, body: PasswordIn, request: Request, db: DbSession) -> OkOut:
-    """Set or change the password of a profile owned by this browser (argon2id hash)."""
+_PASSWORD_ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"description": "this browser does not own the profile"}, 404: {},
+}
+
+
+def _set_password(pseudo: str, body: PasswordIn, request: Request, db: DbSession) -> OkOut:
     try:
         set_password(db, pseudo, _secret(request), body.password)
     except ProfileNotFoundError:
@@ -142,6 +178,26 @@ def api_set_password(pseudo: str, body: PasswordIn, request: Request, db: DbSess
     except NotOwnerError:
         raise _error(request, 403, "api.not_owner") from None
     return OkOut(message=tr(_lang(request), "api.password_set"), profile_url=profile_url(pseudo))
+
+
+@router.post(
+    "/api/profiles/{pseudo:path}/password", response_model=OkOut, tags=["profiles"],
+    responses=_PASSWORD_ERRORS,
+)
+def api_set_password(pseudo: str, body: PasswordIn, request: Request, db: DbSession) -> OkOut:
+    """Set or change the password of a profile owned by this browser (argon2id hash)."""
+    return _set_password(_pseudo(pseudo, request, API_BASE, "/password"), body, request, db)
+
+
+@router.post(
+    "/api/profiles/password", response_model=OkOut, tags=["profiles"],
+    responses=_PASSWORD_ERRORS,
+)
+def api_set_password_by_query(
+    pseudo: QueryPseudo, body: PasswordIn, request: Request, db: DbSession
+) -> OkOut:
+    """The same as `/api/profiles/{pseudo}/password`, the pseudo in `?pseudo=` (for `.`, `..`)."""
+    return _set_password(pseudo, body, request, db)
 
 
 # --- pages ---
@@ -160,7 +216,12 @@ def _page(request: Request, name: str, context: dict[str, Any], status: int = 20
     from yanniv.webapp.pages import render
 
     lang = _lang(request)
-    ctx = {"tx": texts(lang), "tr": lambda key, **kw: tr(lang, key, **kw), "fmt_date": fmt_date}
+    ctx = {
+        "tx": texts(lang),
+        "tr": lambda key, **kw: tr(lang, key, **kw),
+        "fmt_date": fmt_date,
+        "profile_api_url": profile_api_url,
+    }
     return render(request, name, {**ctx, **context}, status_code=status)
 
 
@@ -176,15 +237,24 @@ def page_leaderboard(
     )
 
 
-@router.get("/profil/{pseudo}", response_class=HTMLResponse, include_in_schema=False)
-def page_profile(pseudo: str, request: Request, db: DbSession) -> HTMLResponse:
-    out = profile_stats(db, pseudo, _secret(request))
+def _profile_page(pseudo: str, request: Request, db: DbSession) -> HTMLResponse:
+    out = profile_stats(db, pseudo, _secret(request)) if pseudo else None
     return _page(
         request,
         "profile.html",
         {"page": "profile", "profile": out, "pseudo": pseudo},
         status=200 if out else 404,
     )
+
+
+@router.get("/profil/{pseudo:path}", response_class=HTMLResponse, include_in_schema=False)
+def page_profile(pseudo: str, request: Request, db: DbSession) -> HTMLResponse:
+    return _profile_page(_pseudo(pseudo, request, PAGE_BASE), request, db)
+
+
+@router.get("/profil", response_class=HTMLResponse, include_in_schema=False)
+def page_profile_by_query(request: Request, db: DbSession, pseudo: str = "") -> HTMLResponse:
+    return _profile_page(pseudo, request, db)
 
 
 @router.get("/match/{match_id}", response_class=HTMLResponse, include_in_schema=False)

@@ -9,11 +9,11 @@ so deep pages do not read every skipped row). The number of pages comes from the
 from __future__ import annotations
 
 import math
-from urllib.parse import quote
 
 from sqlalchemy import func, literal_column, select, text
 from sqlalchemy.orm import Session
 
+from yanniv.profiles.links import profile_url
 from yanniv.profiles.models import MIN_RATED_MATCHES, Profile, ProfileCounts
 from yanniv.profiles.schemas import LeaderboardEntry, LeaderboardPage, RatingOut, SortKey
 
@@ -24,10 +24,6 @@ _ORDER = {
     "wins": (Profile.matches_won.desc(), Profile.id),
     "matches": (Profile.matches_played.desc(), Profile.id),
 }
-
-
-def profile_url(pseudo: str) -> str:
-    return "/profil/" + quote(pseudo, safe="")
 
 
 def rating_out(mu: float, sigma: float, ordinal: float) -> RatingOut:

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from yanniv.profiles.identity import hash_secret, pseudo_key
+from yanniv.profiles.links import profile_url
 from yanniv.profiles.models import (
     MIN_RATED_MATCHES,
     FinishedMancheRow,
@@ -82,7 +83,7 @@ def check_pseudo(session: Session, pseudo: str, owner_secret: str | None) -> str
     )
     if profile.password_hash is not None:
         message += (
-            f", ou, si c'est le vôtre, connectez-vous depuis la page /profil/{profile.pseudo} "
+            f", ou, si c'est le vôtre, connectez-vous depuis la page {profile_url(profile.pseudo)} "
             "avec son mot de passe"
         )
     return message + "."

@@ -23,7 +23,10 @@ class RatingOut(BaseModel):
 class LeaderboardEntry(BaseModel):
     position: int = Field(description="1-based place in this sort order")
     pseudo: str
-    url: str = Field(description="profile page, /profil/{pseudo}")
+    url: str = Field(
+        description="profile page: /profil/{pseudo percent-encoded, '/' as %2F}, "
+        "or /profil?pseudo=. and /profil?pseudo=.. (browsers resolve those in a path)"
+    )
     rating: RatingOut
     matches_played: int
     matches_won: int

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from yanniv.profiles.identity import hash_secret, pseudo_key
+from yanniv.profiles.links import profile_url
 from yanniv.profiles.models import (
     MIN_RATED_MATCHES,
     FinishedMancheRow,
@@ -21,7 +22,7 @@ from yanniv.profiles.models import (
     Profile,
     ProfileOwner,
 )
-from yanniv.profiles.ratings import profile_url, rating_out, rating_position, ratio
+from yanniv.profiles.ratings import rating_out, rating_position, ratio
 from yanniv.profiles.schemas import MancheOut, MatchOut, MatchPlayerOut, MatchSummary, ProfileOut
 
 LAST_MATCHES = 20

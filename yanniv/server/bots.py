@@ -17,6 +17,7 @@ from yanniv.bots import LEVELS, choose_action, human_delay, make_bot
 from yanniv.engine import redact, view
 from yanniv.engine.actions import Action
 from yanniv.engine.events import Event
+from yanniv.server.pseudos import bot_name
 from yanniv.server.timers import RoomAlarms
 
 if TYPE_CHECKING:
@@ -33,11 +34,12 @@ PlayFn = Callable[["Room", "Seat", int, Action], Awaitable[None]]
 
 
 def bot_pseudo(level: str, taken: Iterable[str]) -> str:
-    """"Ordinateur (moyen)", then "Ordinateur 2 (moyen)", …: distinct within the room."""
+    """"Ordinateur (moyen)", then "Ordinateur 2 (moyen)", …: distinct within the room (people
+    cannot take such names: `pseudos.is_bot_name`)."""
     used = {p.casefold() for p in taken}
     number = 1
     while True:
-        name = f"Ordinateur ({level})" if number == 1 else f"Ordinateur {number} ({level})"
+        name = bot_name(level, number)
         if name.casefold() not in used:
             return name
         number += 1

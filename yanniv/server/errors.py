@@ -19,8 +19,8 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
     ),
     "pseudo_chars": (
         422,
-        "Le pseudo ne peut contenir que des caractères imprimables.",
-        "The pseudo may only contain printable characters.",
+        "Le pseudo ne peut contenir ni caractère invisible ni caractère de contrôle.",
+        "The pseudo may not contain invisible or control characters.",
     ),
     "pseudo_taken": (
         409,
@@ -28,6 +28,20 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "This pseudo is already taken in this room: choose another one.",
     ),
     "pseudo_owned": (409, "{detail}", "This pseudo belongs to another player: choose another one."),
+    "pseudo_reserved": (
+        422,
+        "Les pseudos commençant par « {detail} » sont réservés aux joueurs ordinateur : "
+        "choisissez-en un autre.",
+        "Pseudos starting with “{detail}” are reserved for computer players: "
+        "choose another one.",
+    ),
+    "pseudo_confusable": (
+        409,
+        "Ce pseudo ressemble trop à celui de « {detail} », déjà dans cette salle : "
+        "choisissez-en un autre.",
+        "This pseudo looks too much like that of “{detail}”, already in this room: "
+        "choose another one.",
+    ),
     "room_full": (409, "La salle est complète (4 joueurs).", "The room is full (4 players)."),
     "room_started": (
         409,

@@ -27,6 +27,7 @@ from yanniv.server.codes import new_code
 from yanniv.server.connections import CLOSE_REMOVED, Connection
 from yanniv.server.errors import GameError, game_error
 from yanniv.server.protocol import AckOut, ErrorOut, RoomSettings, outgoing
+from yanniv.server.pseudos import confusable
 from yanniv.server.room import LiveMatch, Room, Seat, new_bot_seat, new_seat
 from yanniv.server.settings import Settings
 from yanniv.server.store import LoadedRoom, RoomStore
@@ -198,8 +199,11 @@ class Rooms:
                 raise game_error("room_started")
             if len(room.seats) >= MAX_SEATS:
                 raise game_error("room_full")
-            if any(s.pseudo.casefold() == pseudo.casefold() for s in room.seats):
-                raise game_error("pseudo_taken")
+            for seated in room.seats:
+                if seated.pseudo.casefold() == pseudo.casefold():
+                    raise game_error("pseudo_taken")
+                if confusable(seated.pseudo, pseudo):
+                    raise game_error("pseudo_confusable", seated.pseudo)
             token = new_token()
             seat = new_seat(len(room.seats), pseudo, token, owner_secret, _utcnow())
             await self._seat(room, seat)

@@ -6,6 +6,7 @@ from typing import Any
 
 from yanniv.server.errors import game_error
 from yanniv.server.protocol import RoomSettings
+from yanniv.server.pseudos import BOT_WORD, has_invisible, is_bot_name
 
 PSEUDO_MAX = 20
 MANCHES_RANGE = (1, 20)
@@ -14,14 +15,17 @@ MAX_SEATS = 4
 
 
 def clean_pseudo(raw: object) -> str:
-    """Trimmed pseudo of 1–20 printable characters, or a French error."""
+    """The trimmed pseudo a person asked for (1–20 visible characters, not a computer
+    player's name), or a French error. Look-alikes of seated players are the room's check."""
     if not isinstance(raw, str):
         raise game_error("pseudo_length")
     pseudo = raw.strip()
     if not 1 <= len(pseudo) <= PSEUDO_MAX:
         raise game_error("pseudo_length")
-    if not pseudo.isprintable():
+    if not pseudo.isprintable() or has_invisible(pseudo):
         raise game_error("pseudo_chars")
+    if is_bot_name(pseudo):
+        raise game_error("pseudo_reserved", BOT_WORD)
     return pseudo
 
 

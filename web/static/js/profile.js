@@ -42,7 +42,9 @@ function wire(formId, resultId, url, bodyOf, onOk) {
 
 wire(
   'password-form', 'password-result',
-  (f) => `/api/profiles/${encodeURIComponent(f.dataset.pseudo)}/password`,
+  // The server writes the address: it percent-encodes the pseudo, and sends `.` and `..`
+  // (which a browser would resolve in a path) as `?pseudo=`.
+  (f) => f.dataset.url,
   (f) => ({ password: f.elements.password.value }),
   (f) => { f.reset(); },
 );

@@ -1,0 +1,92 @@
+"""What a person may be called at a table, beyond length: no invisible characters, not a
+computer player's name, not a look-alike of a pseudo already seated in the room.
+
+Look-alikes follow Unicode TR39 ("skeletons"): every character is replaced by the prototype
+it is confusable with (А Cyrillic -> A, I -> l, 0 -> O, m -> rn), using the confusables.txt
+table that `confusable-homoglyphs` ships. The skeleton is taken of the pseudo made NFKC
+(full-width and mathematical letters -> plain), without accents or spaces, in three cases:
+as typed, case-folded and upper-cased; two pseudos are confusable when any of those looks
+are equal. Only prototypes are used, never their transitive closure: chaining "looks like"
+through odd characters would make T look like R.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+import regex
+
+#: The word every computer player's pseudo starts with (`bot_name`); people may not use it.
+BOT_WORD = "Ordinateur"
+
+#: Characters that draw nothing: Unicode's default-ignorable code points (zero-width space and
+#: joiners, soft hyphen, variation selectors, Hangul fillers…) and the blank Braille pattern.
+#: Control, format and separator characters other than the space are refused as unprintable.
+_INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\u2800]")
+#: The data file writes right-to-left characters between LEFT-TO-RIGHT MARKs, for display.
+_LRM = "\u200e"
+
+
+def bot_name(level: str, number: int) -> str:
+    """"Ordinateur (moyen)" for the first computer player of a level, then "Ordinateur 2
+    (moyen)", …"""
+    return f"{BOT_WORD} ({level})" if number == 1 else f"{BOT_WORD} {number} ({level})"
+
+
+def has_invisible(pseudo: str) -> bool:
+    """Whether the pseudo holds a character that shows nothing (a zero-width space…)."""
+    return _INVISIBLE.search(pseudo) is not None
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Character -> its TR39 prototype, for the characters that are not their own.
+
+    The package stores each "source ; prototype" line both ways, so a prototype is the side
+    with several partners; in a pair with one partner each, the multi-character side, else
+    the smaller code point, stands for both.
+    """
+    from confusable_homoglyphs.confusables import confusables_data
+
+    partners: dict[str, list[str]] = {}
+    for char, glyphs in confusables_data.items():
+        partners.setdefault(char.strip(_LRM), []).extend(g["c"].strip(_LRM) for g in glyphs)
+    out: dict[str, str] = {}
+    for char, glyphs in partners.items():
+        if len(char) != 1 or len(glyphs) != 1:
+            continue
+        target = glyphs[0]
+        pair = partners.get(target, []) == [char]
+        if pair and len(target) == 1 and char < target:
+            continue  # `char` stands for the pair
+        out[char] = target
+    return out
+
+
+def _skeleton(text: str) -> str:
+    protos = _prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    mapped = "".join(protos.get(c, c) for c in decomposed)
+    return "".join(
+        c for c in unicodedata.normalize("NFD", mapped)
+        if not c.isspace() and unicodedata.category(c) != "Mn" and not has_invisible(c)
+    )
+
+
+def looks(pseudo: str) -> frozenset[str]:
+    """The ways `pseudo` may look (see the module docstring); equal looks = confusable."""
+    plain = unicodedata.normalize("NFKC", pseudo)
+    return frozenset(_skeleton(v) for v in (plain, plain.casefold(), plain.upper()))
+
+
+def confusable(a: str, b: str) -> bool:
+    """Whether a reader could take one pseudo for the other ("Alice", "ALICE", "Аlice")."""
+    return not looks(a).isdisjoint(looks(b))
+
+
+def is_bot_name(pseudo: str) -> bool:
+    """Whether `pseudo` reads as a computer player's: it starts with (a look-alike of)
+    `BOT_WORD`, whatever follows ("Ordinateur 2 (moyen)", "ORDINATEUR", "0rdinateur-9")."""
+    words = looks(BOT_WORD)
+    return any(look.startswith(word) for look in looks(pseudo) for word in words)
