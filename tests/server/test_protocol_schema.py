@@ -165,6 +165,32 @@ def test_http_bodies_match_the_schema(client: TestClient, schema: dict[str, Any]
     api.refusal(client.post(f"/api/rooms/{code}/rematch", headers=host), 409, "not_finished")
 
 
+#: Private event fields, and who may see them, as docs/PROTOCOL.md §11 states it.
+PRIVATE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "Drew": (("card",), ("seat",)),
+    "QueenKept": (("kept", "returned"), ("seat",)),
+    "FourAnswered": (("card",), ("seat", "asker")),
+    "FourExchanged": (("card",), ("seat", "target")),
+    "KingSwapped": (("given", "taken"), ("seat", "target")),
+}
+
+
+def _check_redaction(event: dict[str, Any], recipient: int | None) -> None:
+    """Non-parties get null private fields; parties get them (when there is a card)."""
+    private = PRIVATE.get(event["type"])
+    if private is None or (event["type"] == "Drew" and event["source"] == "discard"):
+        if event["type"] == "Drew":
+            assert event["card"] is not None, event  # a card from the discard is public
+        return
+    names, party_fields = private
+    party = recipient is not None and recipient in {event[f] for f in party_fields}
+    for name in names:
+        if not party:
+            assert event[name] is None, (recipient, event)
+        elif event["type"] != "Drew" and event.get("given", True):
+            assert event[name] is not None, (recipient, event)
+
+
 def _validate_all(received: list[dict[str, Any]], server: jsonschema.Validator,
                   who: str) -> None:
     for message in received:
@@ -213,7 +239,9 @@ def test_a_full_match_matches_the_schema_for_every_recipient(
             who = "the spectator" if player.seat is None else f"seat {player.seat}"
             _validate_all(player.received, server, who)
             for message in player.received:
-                events_seen |= {e["type"] for e in message.get("events", [])}
+                for event in message.get("events", []):
+                    events_seen.add(event["type"])
+                    _check_redaction(event, player.seat)
         types = {m["type"] for p in players for m in p.received}
         assert types == {"state", "ack", "error", "presence", "pong"}
         assert {"MancheStarted", "TurnStarted", "Played", "Drew", "YannivCalled",
