@@ -223,3 +223,14 @@ def test_every_server_setting_is_documented() -> None:
     missing = [name for name in names if name not in text]
     assert "DATABASE_URL" in text
     assert not missing, f"document these settings in docs/PROTOCOL.md §7: {missing}"
+
+
+def test_documented_http_statuses_are_the_servers(sections: dict[str, str]) -> None:
+    """The HTTP column of §2.2 gives the status each code is answered with."""
+    wrong = []
+    for name, row in _documented(sections, "Server error codes").items():
+        status = row.split(" | ")[1]
+        served = errors.MESSAGES.get(name, (None,))[0]
+        if status.isdigit() and served is not None and int(status) != served:
+            wrong.append(f"{name}: doc {status}, server {served}")
+    assert not wrong, f"fix the HTTP statuses in docs/PROTOCOL.md §2.2: {wrong}"
