@@ -374,10 +374,18 @@ def schema_text() -> str:
     return json.dumps(protocol_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
+def is_current(text: str) -> bool:
+    """Whether `text` is the schema the code gives; compared as JSON, so that the order in
+    which a pydantic version writes an object's keys does not matter."""
+    try:
+        return json.loads(text) == protocol_schema()
+    except ValueError:
+        return False
+
+
 def write_schema(path: Path = SCHEMA_PATH, check: bool = False) -> bool:
     """Write the schema to `path` (or, with `check`, only compare); True if it was current."""
-    text = schema_text()
-    current = path.exists() and path.read_text(encoding="utf-8") == text
+    current = path.exists() and is_current(path.read_text(encoding="utf-8"))
     if not check and not current:
-        path.write_text(text, encoding="utf-8")
+        path.write_text(schema_text(), encoding="utf-8")
     return current
