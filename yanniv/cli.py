@@ -1,4 +1,5 @@
-"""The `yanniv` console script: serve the app, or run engine simulations and bot tournaments."""
+"""The `yanniv` console script: serve the app, run engine simulations and bot tournaments, or
+write the protocol's JSON Schema."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ def _build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--manches", type=int, default=6)
     tour.add_argument("--workers", type=int, default=2)
     tour.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    schema = sub.add_parser("schema", help="write docs/protocol.schema.json from the code")
+    schema.add_argument("--output", default=None, help="where to write (default: docs/)")
+    schema.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if the file is not up to date")
     return parser
 
 
@@ -65,6 +71,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from yanniv.bots.tournament import cli_tournament
 
         return cli_tournament(args)
+    if args.command == "schema":
+        from pathlib import Path
+
+        from yanniv.server.protocol_schema import SCHEMA_PATH, write_schema
+
+        path = Path(args.output) if args.output else SCHEMA_PATH
+        current = write_schema(path, check=args.check)
+        if args.check and not current:
+            sys.stderr.write(f"{path} is out of date: run `yanniv schema`\n")
+            return 1
+        sys.stdout.write(f"{path}: {'up to date' if current else 'written'}\n")
+        return 0
     return 2
 
 
