@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import re
 import types
 import typing
 from pathlib import Path
@@ -302,7 +303,8 @@ def _endpoints() -> dict[str, Any]:
 
     result: dict[str, Any] = {}
     for route in [*rooms_router.routes, *profiles_router.routes]:
-        path = getattr(route, "path", "")
+        # As OpenAPI writes it: `{pseudo:path}` is `{pseudo}` (the converter is the server's).
+        path = re.sub(r"\{(\w+):\w+\}", r"{\1}", getattr(route, "path", ""))
         if not path.startswith("/api/"):
             continue
         dependant = route.dependant
