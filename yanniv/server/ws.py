@@ -23,7 +23,7 @@ from yanniv.server.connections import (
     Connection,
 )
 from yanniv.server.deps import client_ip
-from yanniv.server.errors import GameError, game_error
+from yanniv.server.errors import WHOLE_MESSAGE, GameError, game_error, validation_detail
 from yanniv.server.protocol import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
@@ -140,9 +140,8 @@ async def _handle(conn: Connection, room: Room, rooms: Rooms, raw: str | bytes) 
     try:
         parsed = CLIENT_MESSAGE.validate_python(data)
     except ValidationError as exc:
-        problem = exc.errors()[0]
-        where = ".".join(str(p) for p in problem["loc"][1:]) or "message"
-        conn.send(error_text(game_error("bad_message", f"{where}: {problem['msg']}"), message_id))
+        french, english = validation_detail(exc.errors(), 1, WHOLE_MESSAGE)
+        conn.send(error_text(game_error("bad_message", french, english), message_id))
         return
     if not isinstance(parsed, ActionIn):
         conn.send(PONG)
