@@ -253,6 +253,8 @@ class Rooms:
             if room.status != "waiting":
                 raise game_error("not_waiting")
             settings = patched_settings(room.settings, patch)
+            if settings == room.settings:  # nothing changes: no new version, no broadcast
+                return
             snapshot = self._bumped(room, settings=settings.model_dump(), public=settings.public)
             await self.db.run(self.store.update_room, snapshot)
             room.settings = settings
