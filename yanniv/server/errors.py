@@ -245,11 +245,13 @@ def validation_detail(problems: Sequence[Mapping[str, Any]], skip: int,
     french: list[str] = []
     english: list[str] = []
     for problem in list(problems)[:MAX_PROBLEMS]:
+        kind = str(problem.get("type"))
         loc = [str(part) for part in problem.get("loc", ())]
-        where_fr, where_en = (".".join(loc[skip:]),) * 2
+        # Unreadable JSON is located by character position, not by field.
+        where_fr, where_en = ("",) * 2 if kind.startswith("json_") else (".".join(loc[skip:]),) * 2
         if not where_fr:
             where_fr, where_en = REQUEST_PARTS.get(loc[0], whole) if loc else whole
-        fr, en = FIELD_PROBLEMS.get(str(problem.get("type")), OTHER_PROBLEM)
+        fr, en = FIELD_PROBLEMS.get(kind, OTHER_PROBLEM)
         context = problem.get("ctx") or {}
         french.append(f"{where_fr} : {_format(fr, context)}")
         english.append(f"{where_en}: {_format(en, context)}")

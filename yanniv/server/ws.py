@@ -135,7 +135,8 @@ async def _handle(conn: Connection, room: Room, rooms: Rooms, raw: str | bytes) 
     message_id = data.get("id") if isinstance(data, dict) else None
     message_id = message_id if isinstance(message_id, str) and len(message_id) <= 64 else None
     if kind not in CLIENT_TYPES:
-        conn.send(error_text(game_error("unknown_type", repr(kind)[:40]), message_id))
+        shown = orjson.dumps(kind).decode()[:40]  # as JSON: `null`, not Python's `None`
+        conn.send(error_text(game_error("unknown_type", shown), message_id))
         return
     try:
         parsed = CLIENT_MESSAGE.validate_python(data)
