@@ -246,7 +246,7 @@ def validation_detail(problems: Sequence[Mapping[str, Any]], skip: int,
     english: list[str] = []
     for problem in list(problems)[:MAX_PROBLEMS]:
         kind = str(problem.get("type"))
-        loc = [str(part) for part in problem.get("loc", ())]
+        loc = [str(part)[:40] for part in problem.get("loc", ())]  # keys come from clients
         # Unreadable JSON is located by character position, not by field.
         where_fr, where_en = ("",) * 2 if kind.startswith("json_") else (".".join(loc[skip:]),) * 2
         if not where_fr:
