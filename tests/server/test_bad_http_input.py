@@ -168,6 +168,12 @@ CASES: list[HttpCase] = [
     HttpCase("leaderboard unknown sort", "GET", "/api/leaderboard?sort=luck", 422,
              "invalid_request"),
     HttpCase("login fields missing", "POST", "/api/profiles/login", 422, "invalid_request", {}),
+    HttpCase("login password not text", "POST", "/api/profiles/login", 422, "invalid_request",
+             {"pseudo": "Léa", "password": 12345678}),
+    HttpCase("login extra field", "POST", "/api/profiles/login", 422, "invalid_request",
+             {"pseudo": "Léa", "password": "motdepasse", "remember": True}),
+    HttpCase("password too short", "POST", "/api/profiles/L%C3%A9a/password", 422,
+             "invalid_request", {"password": "court"}),
     HttpCase("login unknown pseudo", "POST", "/api/profiles/login", 401, "login_failed",
              {"pseudo": "Personne", "password": "motdepasse"}),
 ]
