@@ -16,7 +16,14 @@ from yanniv.engine.events import Event, redact
 
 
 class WireError(ValueError):
-    """A message that does not describe a well-formed action."""
+    """A message that does not describe a well-formed action: `reason` is a key the server
+    turns into French and English text (`yanniv.server.errors.WIRE_PROBLEMS`), `subject` the
+    offending name or value."""
+
+    def __init__(self, reason: str, subject: object = "") -> None:
+        super().__init__(f"{reason}: {subject}" if subject != "" else reason)
+        self.reason = reason
+        self.subject = subject
 
 
 def to_wire(value: Any) -> Any:
@@ -41,34 +48,34 @@ def events_to_wire(events: tuple[Event, ...] | list[Event], viewer: int | None) 
 
 def _card(value: Any) -> Card:
     if not isinstance(value, str):
-        raise WireError(f"a card is a code like 'TH', not {value!r}")
+        raise WireError("bad_card", repr(value))
     try:
         return Card.parse(value)
-    except ValueError as exc:
-        raise WireError(str(exc)) from None
+    except ValueError:
+        raise WireError("bad_card", repr(value)) from None
 
 
 def _int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise WireError(f"'{name}' must be an integer")
+        raise WireError("not_integer", name)
     return value
 
 
 def action_from_wire(data: Any) -> Action:
     """Parse `{"type": "Play", "cards": ["5H", "5S"]}` and friends; WireError if malformed."""
     if not isinstance(data, dict):
-        raise WireError("an action is an object with a 'type'")
+        raise WireError("not_object")
     kind = data.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise WireError(f"unknown action type {kind!r}")
+        raise WireError("unknown_type", repr(kind))
     names = {f.name for f in dataclasses.fields(cls)}
     extra = set(data) - names - {"type"}
     if extra:
-        raise WireError(f"unexpected fields {sorted(extra)} for {kind}")
+        raise WireError("extra_fields", sorted(extra))
     missing = names - set(data)
     if missing:
-        raise WireError(f"missing fields {sorted(missing)} for {kind}")
+        raise WireError("missing_fields", sorted(missing))
     kwargs: dict[str, Any] = {}
     for name in names:
         raw = data[name]
@@ -76,12 +83,12 @@ def action_from_wire(data: Any) -> Action:
             kwargs[name] = _card(raw)
         elif name in ("cards", "order"):
             if not isinstance(raw, list) or len(raw) > 52:
-                raise WireError(f"'{name}' must be a list of cards")
+                raise WireError("not_card_list", name)
             parsed = tuple(_card(item) for item in raw)
             kwargs[name] = tuple(sorted(parsed)) if name == "cards" else parsed
         elif name == "colour":
             if raw not in ("red", "black"):
-                raise WireError("'colour' is 'red' or 'black'")
+                raise WireError("bad_colour")
             kwargs[name] = raw
         else:
             kwargs[name] = _int(raw, name)

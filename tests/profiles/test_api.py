@@ -12,6 +12,7 @@ from tests.profiles import scripted as S
 from yanniv.db.session import Database
 from yanniv.profiles.api import router
 from yanniv.profiles.record import check_pseudo, record_finished_match
+from yanniv.server.app import install_error_handlers
 from yanniv.webapp.pages import mount_static
 from yanniv.webapp.pages import router as pages_router
 
@@ -21,6 +22,7 @@ def app(database: Database) -> FastAPI:
     """The profiles router on an app shaped like the server's (`app.state.db`)."""
     app = FastAPI()
     app.state.db = database
+    install_error_handlers(app)
     app.include_router(router)
     app.include_router(pages_router)
     mount_static(app)
@@ -77,7 +79,7 @@ def test_profile_json_and_page(client: TestClient, ids: list[int]) -> None:
     assert 'id="password-form"' in page.text  # the owner can set a password
 
     missing = client.get("/api/profiles/Personne")
-    assert missing.status_code == 404 and "Aucun profil" in missing.json()["detail"]
+    assert missing.status_code == 404 and "Aucun profil" in missing.json()["message"]
     assert client.get("/profil/Personne").status_code == 404
 
 
@@ -108,7 +110,7 @@ def test_password_and_login_over_http(app: FastAPI, database: Database, ids: lis
         stranger.cookies.set("yanniv_owner", "stranger")
         url = "/api/profiles/L%C3%A9a/password"
         refused = stranger.post(url, json={"password": "motdepasse"})
-        assert refused.status_code == 403 and "pas à vous" in refused.json()["detail"]
+        assert refused.status_code == 403 and "pas à vous" in refused.json()["message"]
         assert owner.post(url, json={"password": "court"}).status_code == 422
         ok = owner.post(url, json={"password": "motdepasse"})
         assert ok.status_code == 200 and ok.json()["message"] == "Mot de passe enregistré."
@@ -117,7 +119,7 @@ def test_password_and_login_over_http(app: FastAPI, database: Database, ids: lis
         assert 'id="login-form"' in page.text and 'id="password-form"' not in page.text
         bad = phone.post("/api/profiles/login", json={"pseudo": "léa", "password": "faux"})
         assert (
-            bad.status_code == 401 and bad.json()["detail"] == "Pseudo ou mot de passe incorrect."
+            bad.status_code == 401 and bad.json()["message"] == "Pseudo ou mot de passe incorrect."
         )
         good = phone.post("/api/profiles/login", json={"pseudo": "léa", "password": "motdepasse"})
         assert good.status_code == 200

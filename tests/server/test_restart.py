@@ -122,7 +122,12 @@ def test_duplicate_action_id_after_restart(app_factory: Callable[..., FastAPI], 
         player.recv_until(lambda m: m["type"] == "state")
         assert player.act(action, state["version"], action_id="once") == first
         assert app2.state.rooms.get(table.code).match.state.step == step
+        # The fingerprint of what was sent under the id survived the restart too.
+        refused = player.act({"type": "DrawPile"}, first["version"], action_id="once")
+        step_after = app2.state.rooms.get(table.code).match.state.step
         table.close()
+    assert refused["type"] == "error" and refused["code"] == "duplicate_id"
+    assert step_after == step
 
 
 def test_waiting_room_survives_restart(app_factory: Callable[..., FastAPI]) -> None:

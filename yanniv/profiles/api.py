@@ -65,8 +65,12 @@ def _secret(request: Request) -> str | None:
     return getattr(request.state, "owner_secret", None) or request.cookies.get(OWNER_COOKIE)
 
 
-def _error(request: Request, status: int, key: str) -> HTTPException:
-    return HTTPException(status_code=status, detail=tr(_lang(request), key))
+def _error(status: int, key: str) -> HTTPException:
+    """A refusal in the server's error shape: `code` (the text's key without `api.`), the
+    French `message` and the English `message_en` (the client shows the page's language)."""
+    return HTTPException(status_code=status, detail={
+        "code": key.removeprefix("api."), "message": tr("fr", key), "message_en": tr("en", key),
+    })
 
 
 # --- JSON API ---
@@ -96,7 +100,7 @@ def _pseudo(from_path: str, request: Request, base: str, tail: str = "") -> str:
 def _profile(pseudo: str, request: Request, db: DbSession) -> ProfileOut:
     out = profile_stats(db, pseudo, _secret(request)) if pseudo else None
     if out is None:
-        raise _error(request, 404, "api.profile_not_found")
+        raise _error(404, "api.profile_not_found")
     return out
 
 
@@ -131,7 +135,7 @@ def api_match(match_id: MatchId, request: Request, db: DbSession) -> MatchOut:
     """A finished match: players, ranking and manche-by-manche scores."""
     out = match_detail(db, match_id)
     if out is None:
-        raise _error(request, 404, "api.match_not_found")
+        raise _error(404, "api.match_not_found")
     return out
 
 
@@ -144,11 +148,11 @@ def api_match(match_id: MatchId, request: Request, db: DbSession) -> MatchOut:
 def api_login(body: LoginIn, request: Request, response: Response, db: DbSession) -> OkOut:
     """Log this device in to a password-protected profile; sets the `yanniv_owner` cookie."""
     if throttle.blocked(body.pseudo):
-        raise _error(request, 429, "api.login_throttled")
+        raise _error(429, "api.login_throttled")
     secret = login(db, body.pseudo, body.password, _secret(request))
     if secret is None:
         throttle.failed(body.pseudo)
-        raise _error(request, 401, "api.login_failed")
+        raise _error(401, "api.login_failed")
     throttle.succeeded(body.pseudo)
     response.set_cookie(
         OWNER_COOKIE,
@@ -174,9 +178,9 @@ def _set_password(pseudo: str, body: PasswordIn, request: Request, db: DbSession
     try:
         set_password(db, pseudo, _secret(request), body.password)
     except ProfileNotFoundError:
-        raise _error(request, 404, "api.profile_not_found") from None
+        raise _error(404, "api.profile_not_found") from None
     except NotOwnerError:
-        raise _error(request, 403, "api.not_owner") from None
+        raise _error(403, "api.not_owner") from None
     return OkOut(message=tr(_lang(request), "api.password_set"), profile_url=profile_url(pseudo))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 SortKey = Literal["rating", "wins", "matches"]
 
@@ -113,10 +113,15 @@ class MatchOut(BaseModel):
 
 
 class PasswordIn(BaseModel):
+    #: Request bodies: no unknown field, no conversion (as the server's own bodies).
+    model_config = ConfigDict(extra="forbid", strict=True)
+
     password: str = Field(min_length=8, max_length=200)
 
 
 class LoginIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
     pseudo: str = Field(min_length=1, max_length=40)
     password: str = Field(min_length=1, max_length=200)
 

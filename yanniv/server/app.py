@@ -5,22 +5,25 @@ At start it upgrades the database schema and brings back every room from the dat
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
 
 from yanniv.db.session import Database
 from yanniv.server import http_rooms, ws
-from yanniv.server.errors import GameError, game_error
+from yanniv.server.errors import GameError, game_error, validation_detail
 from yanniv.server.limits import BodyLimitMiddleware
 from yanniv.server.owner import OwnerCookieMiddleware
 from yanniv.server.ratelimit import FailureLimiter
 from yanniv.server.rooms import Rooms
 from yanniv.server.settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 def _include_other_parts(app: FastAPI) -> None:
@@ -38,15 +41,54 @@ async def _game_error(_request: Request, exc: Exception) -> Response:
     return JSONResponse(exc.body(), status_code=exc.status)
 
 
-async def _validation_error(request: Request, exc: Exception) -> Response:
-    """Room routes answer malformed bodies in the same French shape as other refusals."""
+async def _validation_error(_request: Request, exc: Exception) -> Response:
+    """Every malformed request answers in the shape of other refusals, in French and English
+    of our own (pydantic's English text never reaches `message`)."""
     assert isinstance(exc, RequestValidationError)
-    if not request.url.path.startswith("/api/rooms"):
-        return await request_validation_exception_handler(request, exc)
-    problem = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "?"}
-    where = ".".join(str(p) for p in problem.get("loc", ())[1:]) or "corps"
-    error = game_error("invalid_request", f"{where}: {problem.get('msg')}")
-    return JSONResponse(error.body(), status_code=422)
+    french, english = validation_detail(exc.errors(), 1, ("requête", "request"))
+    error = game_error("invalid_request", french, english)
+    return JSONResponse(error.body(), status_code=error.status)
+
+
+#: Framework refusals (no route, wrong method) by HTTP status.
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """The framework's refusals in the same shape: unknown address, wrong method, and the
+    errors routes raise with a ready `{code, message, message_en}` detail (profiles). A
+    browser asking for an unknown page gets the French HTML 404 page instead."""
+    assert isinstance(exc, HTTPException)
+    headers = dict(exc.headers or {})
+    detail = exc.detail
+    if isinstance(detail, dict) and {"code", "message", "message_en"} <= detail.keys():
+        body = {key: str(detail[key]) for key in ("code", "message", "message_en")}
+        return JSONResponse(body, status_code=exc.status_code, headers=headers)
+    path = request.url.path
+    if (exc.status_code == 404 and not path.startswith("/api/")
+            and "text/html" in request.headers.get("accept", "")):
+        from yanniv.webapp.pages import not_found_page
+
+        return not_found_page(request)
+    code = _HTTP_CODES.get(exc.status_code)
+    error = game_error(code) if code else game_error("http_error", exc.status_code)
+    return JSONResponse(error.body(), status_code=exc.status_code, headers=headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """A bug answers in the same shape too (logged with its traceback)."""
+    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    error = game_error("server_error")
+    return JSONResponse(error.body(), status_code=error.status)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every refusal of `app` answers `{code, message, message_en}` (tests of routers mounted
+    on their own app install them too)."""
+    app.add_exception_handler(GameError, _game_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(Exception, _server_error)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -71,8 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.code_limiter = FailureLimiter(settings.wrong_code_limit, settings.wrong_code_window)
     app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    app.add_exception_handler(GameError, _game_error)
-    app.add_exception_handler(RequestValidationError, _validation_error)
+    install_error_handlers(app)
     app.include_router(http_rooms.router)
     app.include_router(ws.router)
     _include_other_parts(app)

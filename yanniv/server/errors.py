@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 #: code → (HTTP status, French message, English message); messages may hold `{name}` fields.
@@ -95,8 +96,15 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
     "invalid_request": (
         422,
         "Requête invalide : {detail}",
-        "Invalid request: {detail}",
+        "Invalid request: {detail_en}",
     ),
+    "not_found": (404, "Cette adresse n'existe pas.", "There is nothing at this address."),
+    "method_not_allowed": (
+        405,
+        "Cette adresse n'accepte pas cette méthode HTTP.",
+        "This address does not accept this HTTP method.",
+    ),
+    "http_error": (400, "Requête refusée (HTTP {detail}).", "Request refused (HTTP {detail})."),
     "request_too_large": (
         413,
         "Requête trop grande (au plus {detail} octets).",
@@ -109,7 +117,7 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Type de message inconnu : {detail}.",
         "Unknown message type: {detail}.",
     ),
-    "bad_message": (400, "Message mal formé : {detail}", "Malformed message: {detail}"),
+    "bad_message": (400, "Message mal formé : {detail}", "Malformed message: {detail_en}"),
     "message_too_large": (
         413,
         "Message trop long (au plus {detail} octets).",
@@ -135,7 +143,14 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Ce n'est pas à vous de jouer.",
         "It is not your turn to act.",
     ),
-    "bad_action": (400, "Action mal formée : {detail}", "Malformed action: {detail}"),
+    "bad_action": (400, "Action mal formée : {detail}", "Malformed action: {detail_en}"),
+    "duplicate_id": (
+        409,
+        "Cet identifiant d'action a déjà servi pour une autre action : rien n'a été joué, "
+        "envoyez-la avec un nouvel identifiant.",
+        "This action id was already used for another action: nothing was played, send it "
+        "with a new id.",
+    ),
     "seat_removed": (
         403,
         "L'hôte vous a retiré de la salle.",
@@ -152,6 +167,116 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Server error: nothing was played, try again.",
     ),
 }
+
+
+#: What is wrong with one field of a request or message, by pydantic error type: French and
+#: English, never pydantic's own (English) text; `{name}` fields come from the error's context.
+FIELD_PROBLEMS: dict[str, tuple[str, str]] = {
+    "missing": ("champ obligatoire manquant", "field required"),
+    "extra_forbidden": ("champ inconnu", "unknown field"),
+    "string_type": ("texte attendu", "text expected"),
+    "int_type": ("nombre entier attendu", "integer expected"),
+    "int_parsing": ("nombre entier attendu", "integer expected"),
+    "int_from_float": ("nombre entier attendu", "integer expected"),
+    "float_type": ("nombre attendu", "number expected"),
+    "float_parsing": ("nombre attendu", "number expected"),
+    "bool_type": ("true ou false attendu", "true or false expected"),
+    "bool_parsing": ("true ou false attendu", "true or false expected"),
+    "dict_type": ("objet JSON attendu", "JSON object expected"),
+    "model_type": ("objet JSON attendu", "JSON object expected"),
+    "model_attributes_type": ("objet JSON attendu", "JSON object expected"),
+    "list_type": ("liste attendue", "list expected"),
+    "none_required": ("null attendu", "null expected"),
+    "string_too_short": (
+        "texte trop court (au moins {min_length} caractère(s))",
+        "text too short (at least {min_length} character(s))",
+    ),
+    "string_too_long": (
+        "texte trop long (au plus {max_length} caractères)",
+        "text too long (at most {max_length} characters)",
+    ),
+    "too_short": ("trop peu d'éléments", "too few items"),
+    "too_long": ("trop d'éléments", "too many items"),
+    "greater_than_equal": ("valeur trop petite (au moins {ge})", "value too small (at least {ge})"),
+    "greater_than": ("valeur trop petite (plus de {gt})", "value too small (more than {gt})"),
+    "less_than_equal": ("valeur trop grande (au plus {le})", "value too large (at most {le})"),
+    "less_than": ("valeur trop grande (moins de {lt})", "value too large (less than {lt})"),
+    "literal_error": ("valeur non permise", "value not allowed"),
+    "enum": ("valeur non permise", "value not allowed"),
+    "string_pattern_mismatch": ("format non permis", "format not allowed"),
+    "union_tag_invalid": ("type inconnu", "unknown type"),
+    "union_tag_not_found": ("champ « type » manquant", "field 'type' missing"),
+    "json_invalid": ("ce n'est pas du JSON valide", "not valid JSON"),
+    "json_type": ("ce n'est pas du JSON valide", "not valid JSON"),
+}
+#: Any other pydantic error type.
+OTHER_PROBLEM = ("valeur invalide", "invalid value")
+#: Names of the parts of an HTTP request (FastAPI's first `loc` item), when no field is named.
+REQUEST_PARTS: dict[str, tuple[str, str]] = {
+    "body": ("corps", "body"),
+    "path": ("chemin", "path"),
+    "query": ("paramètres", "query"),
+    "header": ("en-têtes", "headers"),
+    "cookie": ("cookies", "cookies"),
+}
+#: A WebSocket message as a whole.
+WHOLE_MESSAGE = ("message", "message")
+#: Why `yanniv.wire` refused an action (`WireError.reason`), French and English.
+WIRE_PROBLEMS: dict[str, tuple[str, str]] = {
+    "not_object": (
+        "une action est un objet avec un « type »",
+        "an action is an object with a 'type'",
+    ),
+    "unknown_type": ("type d'action inconnu {subject}", "unknown action type {subject}"),
+    "extra_fields": ("champs en trop {subject}", "unexpected fields {subject}"),
+    "missing_fields": ("champs manquants {subject}", "missing fields {subject}"),
+    "bad_card": (
+        "une carte est un code comme « TH », pas {subject}",
+        "a card is a code like 'TH', not {subject}",
+    ),
+    "not_card_list": ("« {subject} » doit être une liste de cartes",
+                      "'{subject}' must be a list of cards"),
+    "bad_colour": ("« colour » vaut « red » ou « black »", "'colour' is 'red' or 'black'"),
+    "not_integer": ("« {subject} » doit être un nombre entier", "'{subject}' must be an integer"),
+}
+#: At most this many field problems are listed in one message.
+MAX_PROBLEMS = 3
+
+
+def _format(template: str, context: Mapping[str, Any]) -> str:
+    try:
+        return template.format(**context)
+    except (KeyError, IndexError, ValueError):
+        return template.split(" (")[0]
+
+
+def validation_detail(problems: Sequence[Mapping[str, Any]], skip: int,
+                      whole: tuple[str, str]) -> tuple[str, str]:
+    """French and English descriptions of pydantic errors: « field : problem » each.
+
+    `skip` leading `loc` items are not field names (FastAPI's `body`, a union's tag); `whole`
+    names the request or message when no field is left."""
+    french: list[str] = []
+    english: list[str] = []
+    for problem in list(problems)[:MAX_PROBLEMS]:
+        kind = str(problem.get("type"))
+        loc = [str(part)[:40] for part in problem.get("loc", ())]  # keys come from clients
+        # Unreadable JSON is located by character position, not by field.
+        where_fr, where_en = ("",) * 2 if kind.startswith("json_") else (".".join(loc[skip:]),) * 2
+        if not where_fr:
+            where_fr, where_en = REQUEST_PARTS.get(loc[0], whole) if loc else whole
+        fr, en = FIELD_PROBLEMS.get(kind, OTHER_PROBLEM)
+        context = problem.get("ctx") or {}
+        french.append(f"{where_fr} : {_format(fr, context)}")
+        english.append(f"{where_en}: {_format(en, context)}")
+    return " ; ".join(french) or whole[0], "; ".join(english) or whole[1]
+
+
+def wire_detail(reason: str, subject: object) -> tuple[str, str]:
+    """French and English descriptions of a `yanniv.wire.WireError`."""
+    fr, en = WIRE_PROBLEMS.get(reason, OTHER_PROBLEM)
+    shown = str(subject)[:40]
+    return fr.format(subject=shown), en.format(subject=shown)
 
 
 class GameError(Exception):

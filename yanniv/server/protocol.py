@@ -16,10 +16,15 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 # ---------------------------------------------------------------- room settings and summaries
 
 
+#: Incoming bodies and messages: no unknown field, and no conversion (`"yes"` is not a
+#: boolean, `true` is not a version, `"6"` is not a number).
+STRICT = ConfigDict(extra="forbid", strict=True)
+
+
 class RoomSettings(BaseModel):
     """The host's choices, exactly those of the reference lobby."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     public: bool = False
     manches: int = 6
@@ -64,16 +69,22 @@ class PublicRoom(BaseModel):
 
 
 class CreateRoomIn(BaseModel):
+    model_config = STRICT
+
     pseudo: str
     public: bool = False
 
 
 class JoinRoomIn(BaseModel):
+    model_config = STRICT
+
     pseudo: str
 
 
 class AddBotIn(BaseModel):
     """The host seats a computer player of this level on the next free seat."""
+
+    model_config = STRICT
 
     level: str = "moyen"
 
@@ -99,7 +110,7 @@ class ErrorBody(BaseModel):
 class ActionIn(BaseModel):
     """Play an engine action against room version `version`; `id` is chosen by the client."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     type: Literal["action"]
     id: Annotated[str, Field(min_length=1, max_length=64)]
@@ -108,7 +119,7 @@ class ActionIn(BaseModel):
 
 
 class PingIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     type: Literal["ping"]
 

@@ -7,9 +7,12 @@ message to a connection is built from that connection's own seat's view only.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
+
+import orjson
 
 from yanniv.bots import Bot
 from yanniv.engine import MatchConfig, MatchState, view
@@ -67,8 +70,16 @@ class LiveMatch:
     deadline_ms: int | None = None
     #: Actions as JSON-ready dicts, in order (handed to profiles for replays).
     log: list[dict[str, Any]] = field(default_factory=list)
-    #: (seat, client action id) → the room version its acknowledgement carried.
-    seen: dict[tuple[int, str], int] = field(default_factory=dict)
+    #: (seat, client action id) → the room version its acknowledgement carried and the
+    #: `action_fingerprint` of what was sent under that id (a retry must match it).
+    seen: dict[tuple[int, str], tuple[int, bytes]] = field(default_factory=dict)
+
+
+def action_fingerprint(version: int, wire: dict[str, Any]) -> bytes:
+    """16 bytes standing for an action message's payload: the version it was decided on and
+    the action in `action_to_wire` form (the form the log stores, so restarts agree)."""
+    data = orjson.dumps([version, wire], option=orjson.OPT_SORT_KEYS)
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 @dataclass(eq=False)

@@ -25,10 +25,10 @@ from yanniv.server import bots
 from yanniv.server.bots import BOT_LEVELS, BotTurns, bot_pseudo
 from yanniv.server.codes import new_code
 from yanniv.server.connections import CLOSE_REMOVED, Connection
-from yanniv.server.errors import GameError, game_error
+from yanniv.server.errors import GameError, game_error, wire_detail
 from yanniv.server.protocol import AckOut, ErrorOut, RoomSettings, outgoing
 from yanniv.server.pseudos import confusable
-from yanniv.server.room import LiveMatch, Room, Seat, new_bot_seat, new_seat
+from yanniv.server.room import LiveMatch, Room, Seat, action_fingerprint, new_bot_seat, new_seat
 from yanniv.server.settings import Settings
 from yanniv.server.store import LoadedRoom, RoomStore
 from yanniv.server.timers import Timers, now_ms
@@ -108,7 +108,8 @@ class Rooms:
                 bots.observe(room, events)
                 match.log.append(action_data)
                 if client_id is not None:
-                    match.seen[(seat, client_id)] = version
+                    match.seen[(seat, client_id)] = (
+                        version, action_fingerprint(version - 1, action_data))
             room.match = match
         return room
 
@@ -256,6 +257,8 @@ class Rooms:
             if room.status != "waiting":
                 raise game_error("not_waiting")
             settings = patched_settings(room.settings, patch)
+            if settings == room.settings:  # nothing changes: no new version, no broadcast
+                return
             snapshot = self._bumped(room, settings=settings.model_dump(), public=settings.public)
             await self.db.run(self.store.update_room, snapshot)
             room.settings = settings
@@ -367,11 +370,13 @@ class Rooms:
         """A seat's action: checked, logged, acknowledged to `reply`, then broadcast."""
         async with room.lock:
             match = room.match
-            if match is not None:
-                acked = match.seen.get((seat.seat, client_id))
-                if acked is not None:  # a retry: same answer, not applied again
-                    reply.send(outgoing(AckOut, id=client_id, version=acked))
-                    return
+            seen = None if match is None else match.seen.get((seat.seat, client_id))
+            if seen is not None:
+                acked, fingerprint = seen
+                if _fingerprint(version, action_data) != fingerprint:
+                    raise game_error("duplicate_id")  # another action under a used id
+                reply.send(outgoing(AckOut, id=client_id, version=acked))  # a retry
+                return
             if room.status != "playing" or match is None:
                 raise game_error("not_playing")
             if version != room.version:
@@ -381,7 +386,7 @@ class Rooms:
             try:
                 action = action_from_wire(action_data)
             except WireError as exc:
-                raise game_error("bad_action", str(exc)) from None
+                raise game_error("bad_action", *wire_detail(exc.reason, exc.subject)) from None
             try:
                 new_state, events = apply(match.state, action)
             except IllegalActionError as exc:
@@ -417,7 +422,7 @@ class Rooms:
         match.log.append(wire)
         match.deadline_ms = deadline
         if client_id is not None:
-            match.seen[(seat, client_id)] = version
+            match.seen[(seat, client_id)] = (version, action_fingerprint(version - 1, wire))
         self._commit_bump(room, snapshot)
         bots.observe(room, events)
         self._arm(room)
@@ -546,6 +551,16 @@ class Rooms:
                 conn.close(1000)
             log.info("room %s closed: no person connected (%s)", room.code,
                      "computer players only" if room.bot_seats() else "idle")
+
+
+def _fingerprint(version: int, action_data: object) -> bytes | None:
+    """The fingerprint of an incoming action message, None if its action is malformed (so it
+    cannot be the retry of an action that was applied)."""
+    try:
+        wire = action_to_wire(action_from_wire(action_data))
+    except WireError:
+        return None
+    return action_fingerprint(version, wire)
 
 
 def default_action(state: Any) -> Action:

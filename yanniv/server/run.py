@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import uvicorn
 
@@ -11,14 +12,20 @@ from yanniv.server.logs import redact_tokens
 from yanniv.server.settings import Settings
 
 
+def ws_limits(settings: Settings) -> dict[str, Any]:
+    """uvicorn's socket limits: it reads messages far above the app's own cap
+    (`max_message_bytes`), so that an oversized message gets the documented error and the
+    socket stays open; only one over `ws_max_frame_bytes` is closed (1009) unread."""
+    return {"ws_max_size": settings.ws_max_frame_bytes, "ws_max_queue": settings.ws_max_queue}
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
     settings = Settings(database_url=database_url) if database_url else Settings()
     config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
-        # Above the app's own 4 KiB cap, so oversized messages get a clear error first.
-        ws_max_size=64 * 1024,
+        **ws_limits(settings),
         proxy_headers=True,
         log_level="info",
     )

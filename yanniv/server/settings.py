@@ -20,8 +20,14 @@ class Settings(BaseSettings):
     db_threads: int = 4
     #: Multiplies every timer deadline; tests use a small value to expire timers quickly.
     timer_scale: float = 1.0
-    #: Largest WebSocket message accepted from a client, in bytes.
+    #: Largest WebSocket message accepted from a client, in bytes: a bigger one (up to
+    #: `ws_max_frame_bytes`) gets the error `message_too_large` and the socket stays open.
     max_message_bytes: int = 4096
+    #: Largest WebSocket message the server reads at all (uvicorn's `ws_max_size`): a bigger
+    #: one closes the socket with 1009 before the app sees it.
+    ws_max_frame_bytes: int = 2 * 1024 * 1024
+    #: Messages uvicorn buffers per socket ahead of the app (memory: this × the frame cap).
+    ws_max_queue: int = 4
     #: Largest HTTP request body accepted by the room API, in bytes.
     max_body_bytes: int = 16384
     #: Flood protection per socket: sustained messages per second, and the burst allowed.

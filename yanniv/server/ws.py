@@ -23,7 +23,7 @@ from yanniv.server.connections import (
     Connection,
 )
 from yanniv.server.deps import client_ip
-from yanniv.server.errors import GameError, game_error
+from yanniv.server.errors import WHOLE_MESSAGE, GameError, game_error, validation_detail
 from yanniv.server.protocol import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
@@ -135,14 +135,14 @@ async def _handle(conn: Connection, room: Room, rooms: Rooms, raw: str | bytes) 
     message_id = data.get("id") if isinstance(data, dict) else None
     message_id = message_id if isinstance(message_id, str) and len(message_id) <= 64 else None
     if kind not in CLIENT_TYPES:
-        conn.send(error_text(game_error("unknown_type", repr(kind)[:40]), message_id))
+        shown = orjson.dumps(kind).decode()[:40]  # as JSON: `null`, not Python's `None`
+        conn.send(error_text(game_error("unknown_type", shown), message_id))
         return
     try:
         parsed = CLIENT_MESSAGE.validate_python(data)
     except ValidationError as exc:
-        problem = exc.errors()[0]
-        where = ".".join(str(p) for p in problem["loc"][1:]) or "message"
-        conn.send(error_text(game_error("bad_message", f"{where}: {problem['msg']}"), message_id))
+        french, english = validation_detail(exc.errors(), 1, WHOLE_MESSAGE)
+        conn.send(error_text(game_error("bad_message", french, english), message_id))
         return
     if not isinstance(parsed, ActionIn):
         conn.send(PONG)

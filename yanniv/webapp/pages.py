@@ -47,6 +47,11 @@ def mount_static(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=str(WEB_DIR / "static")), name="static")
 
 
+def not_found_page(request: Request) -> HTMLResponse:
+    """The page a browser gets for an address that does not exist (French or English)."""
+    return render(request, "home.html", {"page": "home"}, status_code=404)
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
     return render(request, "home.html", {"page": "home"})
@@ -55,7 +60,7 @@ def home(request: Request) -> HTMLResponse:
 @router.get("/r/{code}", response_class=HTMLResponse)
 def room(request: Request, code: str) -> HTMLResponse:
     if not ROOM_CODE.match(code):
-        return render(request, "home.html", {"page": "home"}, status_code=404)
+        return not_found_page(request)
     return render(request, "room.html", {"page": "room", "code": code.upper()})
 
 

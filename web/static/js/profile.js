@@ -12,8 +12,9 @@ async function post(url, body) {
   try { data = await res.json(); } catch { /* empty body */ }
   let message = data.message;
   if (!res.ok) {
-    message = typeof data.detail === 'string' ? data.detail
-      : Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join(' ') : res.statusText;
+    // Errors are {code, message (French), message_en}: show the page's language.
+    const english = document.documentElement.lang === 'en';
+    message = (english && data.message_en) || data.message || res.statusText;
   }
   return { ok: res.ok, message };
 }

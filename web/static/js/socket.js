@@ -1,4 +1,14 @@
 // Reconnecting WebSocket to /ws/{code}: sends actions with a client id and the room version.
+
+/** 128 random bits as 32 hex digits: an action id no other tab or reload of this seat will
+ * reuse (the server refuses an id already used for another action with `duplicate_id`).
+ * `crypto.randomUUID` only exists in secure contexts; `getRandomValues` exists everywhere. */
+export function newActionId() {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID().replaceAll('-', '');
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export class RoomSocket {
   constructor(code, token, { onMessage, onStatus }) {
     this.code = code;
@@ -8,7 +18,6 @@ export class RoomSocket {
     this.ws = null;
     this.retry = 0;
     this.closed = false;
-    this.counter = 0;
     this.pingTimer = 0;
   }
 
@@ -51,7 +60,7 @@ export class RoomSocket {
 
   /** Send an action; returns its client id, or null when the socket is down. */
   sendAction(action, version) {
-    const id = `${Date.now().toString(36)}-${(this.counter++).toString(36)}`;
+    const id = newActionId();
     return this.send({ type: 'action', id, version, action }) ? id : null;
   }
 
