@@ -161,8 +161,13 @@ def test_card_faces_icons_and_no_emoji(pages: Any, live_server: Any) -> None:
     assert all(host.evaluate(ICONS_JS))  # the copy-link button's icon
     host.select_option("#set-first", "host")
     phone.wait_for_function("() => document.querySelector('#set-first').value === 'host'")
+    host.select_option("#set-timer", "90")
+    phone.wait_for_function("() => document.querySelector('#set-timer').value === '90'")
     host.click("#start-btn")
 
+    # The turn timer: a clock icon, then the seconds.
+    phone.wait_for_selector("#opponents .timer-badge svg.icon")
+    assert phone.inner_text("#opponents .timer-badge").strip().endswith(" s")
     _check_table(host, "desktop")
     _check_table(phone, "phone")
     _no_emoji(host, "table")
