@@ -182,12 +182,17 @@ def test_card_faces_icons_and_no_emoji(pages: Any, live_server: Any) -> None:
     phone.locator("#deck-check").screenshot(path=str(_shot_path("cards-deck-phone")))
     phone.evaluate("() => document.getElementById('deck-check').remove()")
 
-    for path, where in (("/classement", "leaderboard"), ("/profil/Iconette", "profile")):
+    for path, where in (("/regles", "rules"), ("/classement", "leaderboard"),
+                        ("/profil/Iconette", "profile")):
         host.goto(pages.base + path)
         host.wait_for_selector("h1")
         _no_emoji(host, where)
         assert all(host.evaluate(ICONS_JS))
     assert host.locator("#last-matches svg.icon").count() == 1  # the winner's trophy
+    host.click('#last-matches a[href^="/match/"]')
+    host.wait_for_selector("#match-ranking")
+    _no_emoji(host, "match")
+    assert host.locator("#match-ranking svg.icon").count() == 1
 
 
 #: A hand of 12 (after a few 4s and Kings) on the narrowest phone, and the selected-card styles.
@@ -262,3 +267,23 @@ def _shot_path(name: str) -> Any:
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS / f"{name}.png"
+
+
+def test_faces_speak_and_read_english(pages: Any) -> None:
+    page = pages.new(PHONE)
+    page.context.add_cookies([{"name": "lang", "value": "en", "url": pages.base}])
+    page.goto(pages.base + "/")
+    out = page.evaluate("""async () => {
+      const m = await import('/static/js/cards.js');
+      return ['QH', 'TS', 'AD'].map((c) => {
+        const el = m.cardFace(c);
+        document.body.append(el);
+        return [el.getAttribute('aria-label'), el.getAttribute('role'),
+                el.querySelector('.index text').textContent,
+                el.querySelector('svg').getAttribute('aria-hidden')];
+      });
+    }""")
+    assert out == [["Queen of hearts", "img", "Q", "true"],
+                   ["10 of spades", "img", "10", "true"],
+                   ["Ace of diamonds", "img", "A", "true"]]
+
