@@ -32,7 +32,7 @@ export function renderStatus(ctx) {
   }
   if (view.yanniv_caller !== null && view.yanniv_caller !== undefined && !view.finished) {
     const who = view.yanniv_caller === ctx.me ? t('table.you_called') : t('table.called', { name: pseudoOf(room, view.yanniv_caller) });
-    parts.push(h('p', { class: 'lastlap', id: 'lastlap', style: 'flex-basis:100%;margin:0' }, icon('megaphone'), `${who} ${t('table.last_lap')}`));
+    parts.push(h('p', { class: 'lastlap', id: 'lastlap', style: 'flex-basis:100%;margin:0' }, icon('megaphone'), ` ${who} ${t('table.last_lap')}`));
   }
   replace(el, parts);
 }
