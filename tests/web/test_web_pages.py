@@ -28,9 +28,10 @@ REFERENCE = [
     "Privée : sur invitation (code ou lien). Publique : elle apparaît dans la liste des salles, "
     "tout le monde peut s'y asseoir.",
     "ou rejoindre une salle",
-    "🏅 Classement et profils",
-    "📖 Règles du jeu",
-    "🌍 Salles publiques",
+    # The reference's emoji are drawn as inline SVG icons (no emoji font needed).
+    "Classement et profils",
+    "Règles du jeu",
+    "Salles publiques",
     "Aucune salle publique ouverte pour l'instant : créez-en une, elle apparaîtra ici.",
     "Code de la salle",
     "Joueurs",

@@ -1,6 +1,7 @@
 // Card codes ("AS", "TH", "QD") to labels with suit symbols, and text for screen readers.
 import { t } from './i18n.js';
 import { h } from './dom.js';
+import { faceArt, backArt } from './card_art.js';
 
 const RANKS = 'A23456789TJQK';
 export const SUIT_SYMBOL = { S: '♠', H: '♥', D: '♦', C: '♣' };
@@ -28,7 +29,7 @@ export function sortCodes(codes) {
 
 export const handValue = (codes) => codes.reduce((sum, c) => sum + valueOf(c), 0);
 
-/** A card face: a <button> when `onclick` is given, a <span> otherwise. */
+/** A card face (SVG art, named by its aria-label): a <button> when `onclick` is given, a <span> otherwise. */
 export function cardFace(code, opts = {}) {
   const rank = rankOf(code);
   const classes = ['card', colourOf(code)];
@@ -48,12 +49,11 @@ export function cardFace(code, opts = {}) {
     'aria-pressed': opts.onclick && opts.pressable ? String(!!opts.selected) : undefined,
     disabled: opts.disabled,
   };
-  return h(tag, attrs,
-    h('span', { class: 'corner', 'aria-hidden': 'true' }, rankShort(rank), h('br'), SUIT_SYMBOL[suitOf(code)]),
-    h('span', { class: 'pip', 'aria-hidden': 'true' }, SUIT_SYMBOL[suitOf(code)]),
-    POWER.has(rank) ? h('span', { class: 'star', 'aria-hidden': 'true' }, '★') : null,
-  );
+  return h(tag, attrs, faceArt(rank, suitOf(code), rankShort(rank), POWER.has(rank)));
 }
+
+/** A face-down card (decorative: the control around it carries the name). */
+export const cardBack = () => backArt();
 
 /** "5♥ 5♠" for logs and hints. */
 export const cardsText = (codes) => codes.map(cardLabel).join(' ');

@@ -2,6 +2,7 @@
 // settings (read-only for others), start button.
 import { t } from './i18n.js';
 import { h, replace, toast } from './dom.js';
+import { icon } from './icons.js';
 
 const TIMER_CHOICES = [null, 15, 30, 45, 60, 90, 120];
 const BOT_LEVELS = ['facile', 'moyen', 'difficile'];
@@ -14,7 +15,7 @@ function addBot(ctx, i) {
   level.value = botLevel;
   return h('span', { class: 'row' }, level,
     h('button', { type: 'button', class: 'secondary', id: `add-bot-${i}`, 'data-focus': `add-bot-${i}`,
-      onclick: () => ctx.addBot(level.value) }, `🤖 ${t('lobby.add_bot')}`));
+      onclick: () => ctx.addBot(level.value) }, icon('bot'), t('lobby.add_bot')));
 }
 
 function field(label, control, id) {
@@ -58,7 +59,7 @@ export function renderLobby(ctx) {
       h('strong', null, seat.pseudo),
       seat.seat === ctx.me ? h('span', { class: 'badge' }, t('lobby.you')) : null,
       seat.is_host ? h('span', { class: 'badge host' }, t('lobby.host')) : null,
-      seat.is_bot ? h('span', { class: 'badge' }, t('lobby.bot')) : null,
+      seat.is_bot ? h('span', { class: 'badge' }, icon('bot'), ' ', t('lobby.bot')) : null,
       seat.is_bot ? null : h('span', { class: `badge ${seat.connected === false ? 'off' : 'ok'}` }, seat.connected === false ? t('table.offline') : t('table.online')),
       isHost && seat.seat !== ctx.me ? h('button', { type: 'button', class: 'danger', 'data-focus': `kick-${i}`,
         'aria-label': t('lobby.remove', { name: seat.pseudo }), onclick: () => ctx.removeSeat(i) }, t('lobby.remove_short')) : null));
@@ -89,7 +90,7 @@ export function renderLobby(ctx) {
         h('p', null, h('span', { class: 'muted' }, t('lobby.code')), ' ', h('span', { class: 'room-code', id: 'room-code' }, room.code)),
         h('p', { class: 'row' },
           h('input', { type: 'text', readonly: true, value: link, id: 'room-link', 'aria-label': t('lobby.link'), style: 'flex:1;min-width:12rem' }),
-          h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copy }, `🔗 ${t('lobby.copy')}`)),
+          h('button', { type: 'button', class: 'secondary', id: 'copy-link', onclick: copy }, icon('link'), t('lobby.copy'))),
         h('p', { class: 'muted small' }, room.public ? t('lobby.is_public') : t('lobby.is_private')),
         h('h2', null, t('lobby.players')),
         h('ul', { class: 'seat-list', id: 'seats' }, seatRows),

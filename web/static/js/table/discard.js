@@ -1,7 +1,7 @@
 // The draw pile (count, click to draw) and the discard packets (takeable cards highlighted).
 import { t, tn } from '../i18n.js';
 import { h, replace } from '../dom.js';
-import { cardFace, cardLabel } from '../cards.js';
+import { cardBack, cardFace, cardLabel } from '../cards.js';
 import { legalOf, seatName } from './common.js';
 
 let seenPackets = null;
@@ -19,7 +19,7 @@ export function renderPile(ctx) {
     h('button', {
       type: 'button', class: 'card back', id: 'pile-btn', 'data-focus': 'pile', 'aria-label': label, title: label,
       disabled: !draw || ctx.busy, onclick: () => draw && ctx.act(draw),
-    }, h('span', { class: 'count' }, String(view.pile_count))),
+    }, cardBack(), h('span', { class: 'count' }, String(view.pile_count))),
     h('span', { class: 'small' }, tn('table.cards', view.pile_count)),
     known);
 }

@@ -24,6 +24,7 @@ export function renderHand(ctx) {
   replace(headEl,
     h('span', null, t('table.your_hand')),
     h('span', { class: 'hand-value' }, tn('table.points', view.hand_value ?? 0)));
+  handEl.style.setProperty('--n', String(hand.length)); // app.css overlaps the cards to fit
   replace(handEl, hand.map((code) => cardFace(code, {
     selected: selection.includes(code),
     enter: prev !== null && !prev.has(code),

@@ -2,12 +2,17 @@
 import { t, tn } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { cardFace } from '../cards.js';
+import { icon } from '../icons.js';
 import { pseudoOf } from './common.js';
 
 export function timerText(deadline) {
   const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-  return `⏱ ${left} s`;
+  return `${left} s`;
 }
+
+/** The clock icon, then the seconds left (room.js refreshes the inner `.timer` every second). */
+export const timerBadge = (deadline) => h('span', { class: 'timer-badge' }, icon('timer'),
+  h('span', { class: 'timer', dataset: { deadline: String(deadline) } }, timerText(deadline)));
 
 export function renderOpponents(ctx) {
   const { view, room } = ctx.state;
@@ -26,14 +31,14 @@ export function renderOpponents(ctx) {
       h('div', { class: 'who' },
         isActing ? h('span', { 'aria-hidden': 'true' }, '▶') : null,
         h('span', { class: 'name' }, pseudoOf(room, p.seat)),
-        info && info.is_bot ? h('span', { class: 'badge' }, t('lobby.bot')) : null,
+        info && info.is_bot ? h('span', { class: 'badge' }, icon('bot'), ' ', t('lobby.bot')) : null,
         h('span', { class: `badge ${connected ? 'ok' : 'off'}` }, connected ? t('table.online') : t('table.offline')),
         p.called_yanniv ? h('span', { class: 'badge host' }, 'YANNIV !') : null),
       h('div', { class: 'mini-backs', 'aria-hidden': 'true' }, backs),
       h('div', { class: 'meta' },
         h('span', { class: 'count' }, tn('table.cards', p.card_count)),
         h('span', null, tn('table.score', p.score)),
-        isActing && ctx.state.deadline ? h('span', { class: 'timer', dataset: { deadline: String(ctx.state.deadline) } }, timerText(ctx.state.deadline)) : null,
+        isActing && ctx.state.deadline ? timerBadge(ctx.state.deadline) : null,
         p.active ? null : h('span', null, t('table.out_of_tiebreak'))),
       showKnown && p.known_cards && p.known_cards.length
         ? h('div', { class: 'known' }, h('span', null, t('table.known_cards')), ' ', ...p.known_cards.map((c) => cardFace(c)))

@@ -2,6 +2,7 @@
 import { t, tn } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { cardFace } from '../cards.js';
+import { icon } from '../icons.js';
 import { pseudoOf } from './common.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
@@ -15,7 +16,7 @@ function mancheResult(ctx, r) {
   else verdict = t('result.tied');
   return [
     h('h2', null, title),
-    h('p', { class: 'winner' }, `🏆 ${verdict}`,
+    h('p', { class: 'winner' }, icon('trophy'), ` ${verdict}`,
       r.caller !== null && r.caller !== undefined ? ` — ${t('result.caller', { name: pseudoOf(room, r.caller) })}` : ''),
     h('ul', { class: 'hands' }, seats.map((s) => h('li', { dataset: { seat: String(s) } },
       h('strong', { style: 'min-width:6rem' }, pseudoOf(room, s), s === r.winner ? ' ★' : ''),
@@ -34,7 +35,7 @@ export function renderResult(ctx) {
   if (view.finished) {
     parts.push(h('h2', null, t('result.match_over')));
     parts.push(h('ol', { class: 'ranking', id: 'ranking' }, view.ranking.map((s, i) => h('li', null,
-      i === 0 ? '🥇 ' : i === 1 ? '🥈 ' : i === 2 ? '🥉 ' : '', pseudoOf(room, s), ` — ${tn('table.score', view.scores[s])}`))));
+      i < 3 ? [icon('medal', `place-${i + 1}`), ' '] : '', pseudoOf(room, s), ` — ${tn('table.score', view.scores[s])}`))));
     if (ctx.me !== null && ctx.me !== undefined) {
       parts.push(h('p', { class: 'row' },
         h('button', { type: 'button', class: 'big', id: 'rematch-btn', 'data-focus': 'rematch', onclick: ctx.rematch }, t('result.rematch')),

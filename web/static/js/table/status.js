@@ -2,7 +2,8 @@
 import { t } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { pseudoOf } from './common.js';
-import { timerText } from './opponents.js';
+import { icon } from '../icons.js';
+import { timerBadge } from './opponents.js';
 
 export function renderStatus(ctx) {
   const { view, room, deadline } = ctx.state;
@@ -20,7 +21,7 @@ export function renderStatus(ctx) {
       h('span', { 'aria-hidden': 'true' }, clockwise ? '↻ ' : '↺ '), clockwise ? t('table.clockwise') : t('table.counterclockwise')),
   ];
   if (view.pending && view.pending.seat === ctx.me && deadline) {
-    parts.push(h('span', { class: 'timer', dataset: { deadline: String(deadline) } }, timerText(deadline)));
+    parts.push(timerBadge(deadline));
   }
   const c = view.constraint;
   if (c && !view.finished) {
@@ -31,7 +32,7 @@ export function renderStatus(ctx) {
   }
   if (view.yanniv_caller !== null && view.yanniv_caller !== undefined && !view.finished) {
     const who = view.yanniv_caller === ctx.me ? t('table.you_called') : t('table.called', { name: pseudoOf(room, view.yanniv_caller) });
-    parts.push(h('p', { class: 'lastlap', id: 'lastlap', style: 'flex-basis:100%;margin:0' }, `📣 ${who} ${t('table.last_lap')}`));
+    parts.push(h('p', { class: 'lastlap', id: 'lastlap', style: 'flex-basis:100%;margin:0' }, icon('megaphone'), ` ${who} ${t('table.last_lap')}`));
   }
   replace(el, parts);
 }
