@@ -11,17 +11,24 @@ from yanniv.server.logs import redact_tokens
 from yanniv.server.settings import Settings
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
-    settings = Settings(database_url=database_url) if database_url else Settings()
-    config = uvicorn.Config(
+def server_config(settings: Settings, host: str, port: int) -> uvicorn.Config:
+    """How `yanniv serve` runs the app (tests start a server from the same config)."""
+    return uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
         # Above the app's own 4 KiB cap, so oversized messages get a clear error first.
         ws_max_size=64 * 1024,
-        proxy_headers=True,
+        # The app itself honours X-Forwarded-For, from `YANNIV_TRUSTED_PROXIES` only: uvicorn's
+        # handling would trust 127.0.0.1 (or FORWARDED_ALLOW_IPS) before the app saw the peer.
+        proxy_headers=False,
         log_level="info",
     )
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
+    settings = Settings(database_url=database_url) if database_url else Settings()
+    config = server_config(settings, host, port)
     # After uvicorn configured its loggers: seat tokens travel in socket URLs.
     redact_tokens("uvicorn.error", "uvicorn.access")
     logging.getLogger("yanniv").setLevel(logging.INFO)
