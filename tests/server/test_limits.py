@@ -254,9 +254,7 @@ def _served(settings: Settings) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = server_config(settings, "127.0.0.1", port)
-    config.log_level = "warning"
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(server_config(settings, "127.0.0.1", port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.time() + 10

@@ -11,7 +11,8 @@ from yanniv.server.logs import redact_tokens
 from yanniv.server.settings import Settings
 
 
-def server_config(settings: Settings, host: str, port: int) -> uvicorn.Config:
+def server_config(settings: Settings, host: str, port: int,
+                  log_level: str = "info") -> uvicorn.Config:
     """How `yanniv serve` runs the app (tests start a server from the same config)."""
     return uvicorn.Config(
         create_app(settings),
@@ -22,7 +23,7 @@ def server_config(settings: Settings, host: str, port: int) -> uvicorn.Config:
         # The app itself honours X-Forwarded-For, from `YANNIV_TRUSTED_PROXIES` only: uvicorn's
         # handling would trust 127.0.0.1 (or FORWARDED_ALLOW_IPS) before the app saw the peer.
         proxy_headers=False,
-        log_level="info",
+        log_level=log_level,
     )
 
 
