@@ -113,10 +113,6 @@ class SocketCaps:
         else:
             _decrement(self._seats, (place.room, place.seat))
 
-    def live(self) -> int:
-        """Sockets holding a place now (every one counts against exactly one address)."""
-        return sum(self._addresses.values())
-
 
 def _decrement(counter: Counter[K], key: K) -> None:
     counter[key] -= 1

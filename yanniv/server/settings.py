@@ -30,7 +30,8 @@ class Settings(BaseSettings):
     #: Flood protection per socket: sustained messages per second, and the burst allowed.
     flood_rate: float = 10.0
     flood_burst: int = 40
-    #: Wrong room codes allowed per client IP within `wrong_code_window` seconds.
+    #: Unknown room codes allowed per client address within `wrong_code_window` seconds;
+    #: past them only that address's unknown codes are refused, never an existing room.
     wrong_code_limit: int = 20
     wrong_code_window: float = 300.0
     #: Where the wrong-code counts live, as a `limits` storage URI: `memory://` (this process),
