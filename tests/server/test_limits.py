@@ -20,6 +20,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from limits.errors import ConfigurationError
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
@@ -161,6 +162,14 @@ def test_limit_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("YANNIV_TRUSTED_PROXIES")
     with pytest.raises(ValidationError):  # no place left for a single spectator
         Settings(max_sockets_per_room=16, max_sockets_per_seat=4)
+
+
+def test_the_limits_storage_is_the_configured_one(app_factory: Callable[..., FastAPI]) -> None:
+    """The URI reaches `limits`: a scheme it does not know stops the app from being made."""
+    with pytest.raises(ConfigurationError):
+        app_factory(limits_storage="nosuch://somewhere")
+    with TestClient(app_factory(limits_storage="memory://", wrong_code_limit=1)) as client:
+        assert [_unknown(client), _unknown(client)] == [404, 429]
 
 
 def test_socket_caps_refuse_the_next_socket_and_free_on_close(
