@@ -84,15 +84,24 @@ def test_small_chunked_body_is_read_whole(client: TestClient) -> None:
 
 
 def test_wrong_codes_are_rate_limited(app_factory: Callable[..., FastAPI]) -> None:
+    """Past the limit, unknown codes are refused for a while; a room that exists still answers
+    (more in test_limits.py)."""
     with TestClient(app_factory(wrong_code_limit=5)) as client:
         code = client.post("/api/rooms", json={"pseudo": "Léa"}).json()["code"]
         assert client.get(f"/api/rooms/{code.lower()}").status_code == 200
         for _ in range(5):
             assert client.get("/api/rooms/ABCDEF").json()["code"] == "room_not_found"
-        limited = client.post(f"/api/rooms/{code}/join", json={"pseudo": "Bob"})
+        limited = client.post("/api/rooms/ABCDEF/join", json={"pseudo": "Bob"})
         assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
-        with client.websocket_connect(f"/ws/{code}") as ws:
+        assert limited.headers["Retry-After"].isdigit()
+        with client.websocket_connect("/ws/ABCDEF") as ws:
             assert ws.receive_json()["code"] == "rate_limited"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4429
+        assert client.post(f"/api/rooms/{code}/join", json={"pseudo": "Bob"}).status_code == 200
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            assert ws.receive_json()["type"] == "state"
 
 
 def test_database_failure_changes_nothing(client: TestClient, table_cls: Any,

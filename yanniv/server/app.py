@@ -13,13 +13,14 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from yanniv.db.session import Database
 from yanniv.server import http_rooms, ws
 from yanniv.server.errors import GameError, game_error, validation_detail
 from yanniv.server.limits import BodyLimitMiddleware
 from yanniv.server.owner import OwnerCookieMiddleware
-from yanniv.server.ratelimit import FailureLimiter
+from yanniv.server.ratelimit import SocketCaps, WrongCodeLimiter
 from yanniv.server.rooms import Rooms
 from yanniv.server.settings import Settings
 
@@ -38,7 +39,7 @@ def _include_other_parts(app: FastAPI) -> None:
 
 async def _game_error(_request: Request, exc: Exception) -> Response:
     assert isinstance(exc, GameError)
-    return JSONResponse(exc.body(), status_code=exc.status)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
 
 async def _validation_error(_request: Request, exc: Exception) -> Response:
@@ -110,10 +111,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.db = db
     app.state.rooms = rooms
-    app.state.code_limiter = FailureLimiter(settings.wrong_code_limit, settings.wrong_code_window)
+    app.state.code_limiter = WrongCodeLimiter(settings.limits_storage, settings.wrong_code_limit,
+                                              settings.wrong_code_window)
+    app.state.socket_caps = SocketCaps(settings.max_sockets_per_ip, settings.max_sockets_per_room,
+                                       settings.max_sockets_per_seat)
     app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     install_error_handlers(app)
+    # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
+    # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list())
     app.include_router(http_rooms.router)
     app.include_router(ws.router)
     _include_other_parts(app)

@@ -128,6 +128,22 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Trop de messages envoyés : connexion fermée.",
         "Too many messages sent: connection closed.",
     ),
+    "too_many_sockets_ip": (
+        429,
+        "Trop de connexions ouvertes depuis votre adresse : fermez des onglets ou réessayez "
+        "plus tard.",
+        "Too many connections open from your address: close some tabs or try again later.",
+    ),
+    "too_many_spectators": (
+        429,
+        "Cette salle a déjà trop de spectateurs : réessayez plus tard.",
+        "This room already has too many spectators: try again later.",
+    ),
+    "too_many_seat_sockets": (
+        429,
+        "Votre place est déjà ouverte dans trop d'onglets : fermez-en un.",
+        "Your seat is already open in too many tabs: close one.",
+    ),
     "spectator": (
         403,
         "Vous regardez la partie : seuls les joueurs assis peuvent jouer.",
@@ -281,6 +297,9 @@ def wire_detail(reason: str, subject: object) -> tuple[str, str]:
 
 class GameError(Exception):
     """A refusal sent to the one client that caused it; nothing was changed."""
+
+    #: Extra HTTP headers of the answer (a refusal for a while says when to retry).
+    headers: dict[str, str] | None = None
 
     def __init__(self, code: str, message: str, message_en: str, status: int = 400) -> None:
         super().__init__(message_en)

@@ -1,8 +1,9 @@
 """HTTP routes of the rooms: create, list public ones, join, look, settings, add a computer
 player, remove a seat, start, rematch.
 
-Errors are `{"code", "message" (French), "message_en"}` with a fitting HTTP status; a wrong
-room code counts against the caller's IP, and too many of them are refused for a while.
+Errors are `{"code", "message" (French), "message_en"}` with a fitting HTTP status; an unknown
+room code counts against the caller's IP, and once there were too many, that IP's unknown codes
+are refused for a while (429 with `Retry-After`); a room that exists is never refused so.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from fastapi import APIRouter, Body
 
 from yanniv.server.codes import normalize_code
 from yanniv.server.deps import ClientIp, CodeLimiterDep, OwnerSecret, RoomsDep, SeatToken
-from yanniv.server.errors import game_error
+from yanniv.server.errors import GameError, game_error
 from yanniv.server.protocol import (
     AddBotIn,
     CreateRoomIn,
@@ -23,7 +24,7 @@ from yanniv.server.protocol import (
     RoomSummary,
     SeatGranted,
 )
-from yanniv.server.ratelimit import FailureLimiter
+from yanniv.server.ratelimit import WrongCodeLimiter
 from yanniv.server.room import Room, Seat
 from yanniv.server.rooms import Rooms
 
@@ -31,15 +32,22 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"],
                    responses={400: {"model": ErrorBody}, 404: {"model": ErrorBody}})
 
 
-def find_room(rooms: Rooms, limiter: FailureLimiter, ip: str, raw_code: str) -> Room:
-    """The room with this code, counting wrong codes per IP (and refusing when too many)."""
-    if limiter.blocked(ip):
-        raise game_error("rate_limited")
+async def find_room(rooms: Rooms, limiter: WrongCodeLimiter, ip: str, raw_code: str) -> Room:
+    """The room with this code; an unknown code counts against `ip`, refused once too many."""
     room = rooms.get(normalize_code(raw_code))
     if room is None:
-        limiter.fail(ip)
-        raise game_error("room_not_found")
+        raise await unknown_code(limiter, ip)
     return room
+
+
+async def unknown_code(limiter: WrongCodeLimiter, ip: str) -> GameError:
+    """The refusal of an unknown code: not found, or rate limited for `Retry-After` seconds."""
+    wait = await limiter.miss(ip)
+    if wait is None:
+        return game_error("room_not_found")
+    error = game_error("rate_limited")
+    error.headers = {"Retry-After": str(wait)}
+    return error
 
 
 def require_seat(room: Room, token: str | None) -> Seat:
@@ -67,7 +75,7 @@ async def public_rooms(rooms: RoomsDep) -> list[PublicRoom]:
 @router.post("/{code}/join")
 async def join_room(code: str, body: JoinRoomIn, rooms: RoomsDep, limiter: CodeLimiterDep,
                     ip: ClientIp, owner: OwnerSecret) -> SeatGranted:
-    room = find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code)
     seat, token = await rooms.join(room, body.pseudo, owner)
     return SeatGranted.model_validate(
         {"code": room.code, "seat": seat.seat, "token": token, "room": room.summary(seat.seat)}
@@ -77,7 +85,7 @@ async def join_room(code: str, body: JoinRoomIn, rooms: RoomsDep, limiter: CodeL
 @router.get("/{code}")
 async def get_room(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
                    token: SeatToken = None) -> RoomSummary:
-    room = find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code)
     seat = room.seat_for_token(token)
     return RoomSummary.model_validate(room.summary(None if seat is None else seat.seat))
 
@@ -90,7 +98,7 @@ def _summary(room: Room, seat: Seat | None) -> RoomSummary:
 async def change_settings(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
                           token: SeatToken = None,
                           patch: dict[str, Any] = Body(...)) -> RoomSummary:  # noqa: B008
-    room = find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code)
     seat = require_seat(room, token)
     await rooms.update_settings(room, seat, patch)
     return _summary(room, seat)
@@ -100,7 +108,7 @@ async def change_settings(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, i
 async def add_bot(code: str, body: AddBotIn, rooms: RoomsDep, limiter: CodeLimiterDep,
                   ip: ClientIp, token: SeatToken = None) -> RoomSummary:
     """The host seats a computer player; removing it is `DELETE .../seats/{seat}`."""
-    room = find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code)
     seat = require_seat(room, token)
     await rooms.add_bot(room, seat, body.level)
     return _summary(room, seat)
@@ -109,7 +117,7 @@ async def add_bot(code: str, body: AddBotIn, rooms: RoomsDep, limiter: CodeLimit
 @router.delete("/{code}/seats/{seat_index}")
 async def remove_seat(code: str, seat_index: int, rooms: RoomsDep, limiter: CodeLimiterDep,
                       ip: ClientIp, token: SeatToken = None) -> RoomSummary:
-    room = find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code)
     seat = require_seat(room, token)
     removed_self = seat.seat == seat_index
     await rooms.remove_seat(room, seat, seat_index)
@@ -119,7 +127,7 @@ async def remove_seat(code: str, seat_index: int, rooms: RoomsDep, limiter: Code
 @router.post("/{code}/start")
 async def start_match(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
                       token: SeatToken = None) -> RoomSummary:
-    room = find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code)
     seat = require_seat(room, token)
     await rooms.start(room, seat)
     return _summary(room, seat)
@@ -128,7 +136,7 @@ async def start_match(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: C
 @router.post("/{code}/rematch")
 async def rematch(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
                   token: SeatToken = None) -> RoomSummary:
-    room = find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code)
     seat = require_seat(room, token)
     await rooms.rematch(room, seat)
     return _summary(room, seat)

@@ -1,54 +1,132 @@
-"""Two small limiters: wrong room codes per client IP, and message rate per socket."""
+"""Limits that fall only on whoever exceeds them: wrong room codes per client address, socket
+caps per address, room and seat, and the message rate of one socket.
+
+The wrong-code count is on `limits` (a moving window) in a storage named by a URI, so that
+several server processes can later share it (`redis://...`); a room that exists is never
+refused by it, so one typo loop behind a shared NAT cannot lock its neighbours out of their
+matches. Socket caps count live sockets of this process and are given back on every close.
+"""
 
 from __future__ import annotations
 
+import ipaddress
+import math
 import time
-from collections import deque
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from limits import RateLimitItemPerSecond
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+
+from yanniv.server.validation import MAX_SEATS
+
+K = TypeVar("K", bound=Hashable)
 
 
-class FailureLimiter:
-    """Counts failures per key in a sliding window; a key with too many is blocked until they age.
+def address_key(host: str) -> str:
+    """The unit a limit counts: an IPv4 address, or an IPv6 /64 (one subscriber's prefix:
+    counting single IPv6 addresses would let one machine rotate through 2**64 of them)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
-    Memory stays bounded: keys whose failures have all aged out are dropped as the table grows.
+
+def async_storage_uri(uri: str) -> str:
+    """`memory://`, `redis://...` → the asyncio flavour `limits` names `async+memory://`, ..."""
+    return uri if uri.startswith("async+") else f"async+{uri}"
+
+
+class WrongCodeLimiter:
+    """At most `limit` unknown room codes per client address within `window` seconds."""
+
+    def __init__(self, storage_uri: str, limit: int, window: float) -> None:
+        self.storage = storage_from_string(async_storage_uri(storage_uri))
+        self.strategy = MovingWindowRateLimiter(self.storage)
+        self.item = RateLimitItemPerSecond(limit, max(1, math.ceil(window)))
+
+    async def miss(self, host: str) -> int | None:
+        """Count one unknown code from `host`: None while it is allowed, else the seconds until
+        the oldest counted miss ages out (refused misses are not counted, so they do not
+        prolong the wait)."""
+        key = address_key(host)
+        if await self.strategy.hit(self.item, "wrong-code", key):
+            return None
+        stats = await self.strategy.get_window_stats(self.item, "wrong-code", key)
+        return max(1, math.ceil(stats.reset_time - time.time()))
+
+
+@dataclass(frozen=True, slots=True)
+class SocketPlace:
+    """What one admitted socket holds, given back by `SocketCaps.release`."""
+
+    address: str
+    room: str
+    seat: int | None
+
+
+class SocketCaps:
+    """Live sockets per client address, per room's spectators and per seat.
+
+    A room's spectators share `per_room - MAX_SEATS * per_seat` places, so a crowd of
+    watchers never takes the place of a player coming back; every socket, seat or not,
+    counts against its address.
     """
 
-    def __init__(self, limit: int, window: float, max_keys: int = 100_000) -> None:
-        self.limit = limit
-        self.window = window
-        self.max_keys = max_keys
-        self._failures: dict[str, deque[float]] = {}
+    def __init__(self, per_address: int, per_room: int, per_seat: int) -> None:
+        self.per_address = per_address
+        self.per_seat = per_seat
+        self.spectators_per_room = per_room - MAX_SEATS * per_seat
+        self._addresses: Counter[str] = Counter()
+        self._spectators: Counter[str] = Counter()
+        self._seats: Counter[tuple[str, int]] = Counter()
 
-    def _recent(self, key: str, now: float) -> deque[float] | None:
-        times = self._failures.get(key)
-        if times is None:
-            return None
-        while times and times[0] <= now - self.window:
-            times.popleft()
-        if not times:
-            del self._failures[key]
-            return None
-        return times
+    def admit(self, host: str, room: str, seat: int | None) -> SocketPlace | str:
+        """Take a place for a socket, or say which cap refuses it (an error code)."""
+        address = address_key(host)
+        if self._addresses[address] >= self.per_address:
+            return "too_many_sockets_ip"
+        if seat is None and self._spectators[room] >= self.spectators_per_room:
+            return "too_many_spectators"
+        if seat is not None and self._seats[room, seat] >= self.per_seat:
+            return "too_many_seat_sockets"
+        self._addresses[address] += 1
+        if seat is None:
+            self._spectators[room] += 1
+        else:
+            self._seats[room, seat] += 1
+        return SocketPlace(address, room, seat)
 
-    def blocked(self, key: str) -> bool:
-        times = self._recent(key, time.monotonic())
-        return times is not None and len(times) >= self.limit
+    def release(self, place: SocketPlace) -> None:
+        """Give the place back; counters that reach zero are dropped, so memory returns too."""
+        _decrement(self._addresses, place.address)
+        if place.seat is None:
+            _decrement(self._spectators, place.room)
+        else:
+            _decrement(self._seats, (place.room, place.seat))
 
-    def fail(self, key: str) -> None:
-        now = time.monotonic()
-        times = self._recent(key, now)
-        if times is None:
-            if len(self._failures) >= self.max_keys:
-                self._prune(now)
-            times = self._failures[key] = deque()
-        times.append(now)
 
-    def _prune(self, now: float) -> None:
-        for key in list(self._failures):
-            self._recent(key, now)
+def _decrement(counter: Counter[K], key: K) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
 
 
 class TokenBucket:
-    """`rate` tokens per second up to `burst`; each message takes one."""
+    """`rate` tokens per second up to `burst`; each message takes one.
+
+    Kept by hand on purpose: the budget is the socket's own state, created and freed with
+    it, O(1) per message with no shared table, background sweep or key to forget, and never
+    to be moved to a shared store (a network round trip per message).
+    """
 
     __slots__ = ("burst", "rate", "stamp", "tokens")
 

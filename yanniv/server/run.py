@@ -19,16 +19,24 @@ def ws_limits(settings: Settings) -> dict[str, Any]:
     return {"ws_max_size": settings.ws_max_frame_bytes, "ws_max_queue": settings.ws_max_queue}
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
-    settings = Settings(database_url=database_url) if database_url else Settings()
-    config = uvicorn.Config(
+def server_config(settings: Settings, host: str, port: int,
+                  log_level: str = "info") -> uvicorn.Config:
+    """How `yanniv serve` runs the app (tests start a server from the same config)."""
+    return uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
         **ws_limits(settings),
-        proxy_headers=True,
-        log_level="info",
+        # The app itself honours X-Forwarded-For, from `YANNIV_TRUSTED_PROXIES` only: uvicorn's
+        # handling would trust 127.0.0.1 (or FORWARDED_ALLOW_IPS) before the app saw the peer.
+        proxy_headers=False,
+        log_level=log_level,
     )
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
+    settings = Settings(database_url=database_url) if database_url else Settings()
+    config = server_config(settings, host, port)
     # After uvicorn configured its loggers: seat tokens travel in socket URLs.
     redact_tokens("uvicorn.error", "uvicorn.access")
     logging.getLogger("yanniv").setLevel(logging.INFO)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
+import ipaddress
+
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from yanniv.db.session import DEFAULT_URL
+from yanniv.server.validation import MAX_SEATS
 
 
 class Settings(BaseSettings):
@@ -33,9 +36,24 @@ class Settings(BaseSettings):
     #: Flood protection per socket: sustained messages per second, and the burst allowed.
     flood_rate: float = 10.0
     flood_burst: int = 40
-    #: Wrong room codes allowed per client IP within `wrong_code_window` seconds.
+    #: Unknown room codes allowed per client address within `wrong_code_window` seconds;
+    #: past them only that address's unknown codes are refused, never an existing room.
     wrong_code_limit: int = 20
     wrong_code_window: float = 300.0
+    #: Where the wrong-code counts live, as a `limits` storage URI: `memory://` (this process),
+    #: or e.g. `redis://host:6379` once several server processes must share them.
+    limits_storage: str = "memory://"
+    #: Direct peers (IPs or CIDRs, comma-separated) whose `X-Forwarded-For` names the client;
+    #: empty: the header is ignored and the client is the direct peer.
+    trusted_proxies: str = ""
+    #: Concurrent sockets per client address (an IPv6 /64 counts as one address), seats and
+    #: spectators alike: a school class behind one NAT, 30 pupils with a tab or two each, fits.
+    max_sockets_per_ip: int = 64
+    #: Concurrent sockets per room. Seats keep `MAX_SEATS * max_sockets_per_seat` of them, so
+    #: spectators (who share the rest) can never lock a player out of their own match.
+    max_sockets_per_room: int = 32
+    #: Concurrent sockets holding one seat's token (tabs and devices of one player).
+    max_sockets_per_seat: int = 4
     #: Messages waiting for a slow socket before it is closed.
     send_queue_limit: int = 512
     #: Finished rooms younger than this are reloaded at start (for a rematch).
@@ -49,3 +67,21 @@ class Settings(BaseSettings):
     idle_room_hours: float = 24.0
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_parse(cls, value: str) -> str:
+        """A typo in the list must stop the server, not silently trust nobody (or somebody)."""
+        for item in value.split(","):
+            if item.strip():
+                ipaddress.ip_network(item.strip(), strict=False)
+        return value
+
+    @model_validator(mode="after")
+    def _room_has_spectator_places(self) -> Settings:
+        if self.max_sockets_per_room <= MAX_SEATS * self.max_sockets_per_seat:
+            raise ValueError("max_sockets_per_room must exceed MAX_SEATS * max_sockets_per_seat")
+        return self
+
+    def trusted_proxy_list(self) -> list[str]:
+        return [item.strip() for item in self.trusted_proxies.split(",") if item.strip()]

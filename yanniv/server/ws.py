@@ -20,6 +20,7 @@ from yanniv.server.connections import (
     CLOSE_FLOOD,
     CLOSE_NOT_FOUND,
     CLOSE_RATE_LIMITED,
+    CLOSE_TOO_MANY_SOCKETS,
     Connection,
 )
 from yanniv.server.deps import client_ip
@@ -32,8 +33,8 @@ from yanniv.server.protocol import (
     PongOut,
     outgoing,
 )
-from yanniv.server.ratelimit import FailureLimiter, TokenBucket
-from yanniv.server.room import Room
+from yanniv.server.ratelimit import SocketCaps, TokenBucket, WrongCodeLimiter
+from yanniv.server.room import Room, Seat
 from yanniv.server.rooms import Rooms
 from yanniv.server.settings import Settings
 
@@ -57,15 +58,15 @@ async def _refuse(ws: WebSocket, error: GameError, code: int) -> None:
 async def room_socket(ws: WebSocket, code: str, token: str | None = None) -> None:
     rooms: Rooms = ws.app.state.rooms
     settings: Settings = ws.app.state.settings
-    limiter: FailureLimiter = ws.app.state.code_limiter
+    limiter: WrongCodeLimiter = ws.app.state.code_limiter
+    caps: SocketCaps = ws.app.state.socket_caps
     ip = client_ip(ws)
-    if limiter.blocked(ip):
-        await _refuse(ws, game_error("rate_limited"), CLOSE_RATE_LIMITED)
-        return
     room = rooms.get(normalize_code(code))
     if room is None:
-        limiter.fail(ip)
-        await _refuse(ws, game_error("room_not_found"), CLOSE_NOT_FOUND)
+        if await limiter.miss(ip) is None:
+            await _refuse(ws, game_error("room_not_found"), CLOSE_NOT_FOUND)
+        else:
+            await _refuse(ws, game_error("rate_limited"), CLOSE_RATE_LIMITED)
         return
     seat = None
     if token:
@@ -73,6 +74,20 @@ async def room_socket(ws: WebSocket, code: str, token: str | None = None) -> Non
         if seat is None:
             await _refuse(ws, game_error("bad_token"), CLOSE_BAD_TOKEN)
             return
+    # Taken before the first await, so concurrent sockets cannot all pass a cap at once.
+    place = caps.admit(ip, room.code, None if seat is None else seat.seat)
+    if isinstance(place, str):
+        await _refuse(ws, game_error(place), CLOSE_TOO_MANY_SOCKETS)
+        return
+    try:
+        await _serve(ws, room, seat, rooms, settings)
+    finally:
+        caps.release(place)
+
+
+async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
+                 settings: Settings) -> None:
+    """The admitted socket's life, from accept to its last message."""
     await ws.accept()
     conn = Connection(ws, seat, settings.send_queue_limit)
     writer = asyncio.create_task(conn.write_loop())

@@ -46,8 +46,8 @@ export class RoomSocket {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.onStatus(false, ev.code);
-      // Bad token, removed seat, unknown room, rate limited: do not hammer the server.
-      if ([4401, 4403, 4404, 4429].includes(ev.code)) { this.onMessage({ type: 'closed', code: ev.code, reason: ev.reason }); return; }
+      // Bad token, removed seat, unknown room, rate limited, too many sockets: do not hammer the server.
+      if ([4401, 4403, 4404, 4429, 4430].includes(ev.code)) { this.onMessage({ type: 'closed', code: ev.code, reason: ev.reason }); return; }
       const delay = Math.min(5000, 300 * 2 ** this.retry++);
       setTimeout(() => this.connect(), delay);
     });
