@@ -45,7 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
     db = tmp_path_factory.mktemp("ws_leaks") / "yanniv.sqlite3"
     app = create_app(Settings(database_url=f"sqlite:///{db}", flood_rate=100_000.0,
-                              flood_burst=100_000))
+                              flood_burst=100_000, code_lookup_limit=100_000))
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             lifespan="on")

@@ -25,9 +25,10 @@ CARD_CODE = re.compile(r"^[A2-9TJQK][SHDC]$")
 
 
 def make_settings(url: str, **overrides: Any) -> Settings:
-    """Test settings: bots play far faster than people, so flood limits are raised unless a
-    test sets them."""
-    values: dict[str, Any] = {"flood_rate": 100_000.0, "flood_burst": 100_000}
+    """Test settings: bots play far faster than people, and every test client shares one
+    address, so flood limits and the lookup budget are raised unless a test sets them."""
+    values: dict[str, Any] = {"flood_rate": 100_000.0, "flood_burst": 100_000,
+                              "code_lookup_limit": 100_000}
     values.update(overrides)
     return Settings(database_url=url, **values)
 

@@ -34,6 +34,11 @@ RATE_LIMITED = {
     "message": "Trop de codes de salle erronés : réessayez dans quelques minutes.",
     "message_en": "Too many wrong room codes: try again in a few minutes.",
 }
+TOO_MANY_LOOKUPS = {
+    "code": "too_many_lookups",
+    "message": "Trop de salles demandées depuis votre adresse : réessayez dans une minute.",
+    "message_en": "Too many rooms asked for from your address: try again in a minute.",
+}
 TOO_MANY_SOCKETS = 4430
 
 
@@ -103,6 +108,47 @@ def test_nat_shared_ip_keeps_its_own_rooms(app_factory: Callable[..., FastAPI],
 
         # Valid requests neither count nor lift the limit on unknown codes.
         assert client.get("/api/rooms/ZZZZZZ").status_code == 429
+
+
+def test_probing_codes_past_the_wrong_code_limit_stays_slow(
+        app_factory: Callable[..., FastAPI], table_cls: Any, player_cls: Any) -> None:
+    """Past the wrong-code limit a known code still answers: without a second budget an
+    address could tell known codes from unknown ones at full speed. Lookups by an address that
+    holds no seat of the room (known codes included) have that looser budget; once it is
+    spent, known and unknown codes get the same answer. Seat tokens of the room never count."""
+    app = app_factory(wrong_code_limit=2, code_lookup_limit=6, code_lookup_window=300.0)
+    with TestClient(app, client=("203.0.113.7", 40000)) as client, \
+            contextlib.ExitStack() as cleanup:
+        table = table_cls(client, 2)  # creating is no lookup; the second seat's join is (1)
+        cleanup.callback(lambda: table.close())
+        table.connect()  # sockets with seat tokens: not counted
+        assert _unknown(client) == 404  # 2
+        assert client.get("/api/rooms/ZZZZZY").status_code == 404  # 3
+        assert client.get("/api/rooms/ZZZZZX").json() == RATE_LIMITED  # 4
+        assert client.get(f"/api/rooms/{table.code}").status_code == 200  # 5: known, no token
+        with contextlib.ExitStack() as stack:  # 6: a spectator
+            assert player_cls(client, table.code, None, None, stack).recv()["type"] == "state"
+
+        for path in (f"/api/rooms/{table.code}", "/api/rooms/ZZZZZW"):
+            answer = client.get(path)
+            assert answer.status_code == 429 and answer.json() == TOO_MANY_LOOKUPS, path
+            assert 1 <= int(answer.headers["Retry-After"]) <= 300
+        # A wrong token does not tell that the code exists either.
+        forged = client.post(f"/api/rooms/{table.code}/start", headers={"X-Seat-Token": "x"})
+        assert forged.status_code == 429 and forged.json() == TOO_MANY_LOOKUPS
+        for url in (f"/ws/{table.code}", f"/ws/{table.code}?token=forged", "/ws/ZZZZZW"):
+            frame, code = _refused(client, url)
+            assert (frame["code"], code) == ("too_many_lookups", 4429), url
+
+        # The room's own seats go on: summaries with their tokens, sockets, play; creating too.
+        for token in table.tokens:
+            mine = client.get(f"/api/rooms/{table.code}", headers={"X-Seat-Token": token})
+            assert mine.status_code == 200, mine.text
+        table.close()
+        table.stack = contextlib.ExitStack()
+        table.connect()
+        assert table.step(random.Random(5))
+        assert client.post("/api/rooms", json={"pseudo": "Nouvelle"}).status_code == 201
 
 
 def test_unknown_codes_count_again_once_the_window_passed(

@@ -62,7 +62,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     from yanniv.server.settings import Settings
 
     db = tmp_path_factory.mktemp("web") / "yanniv.sqlite3"
-    settings = Settings(database_url=f"sqlite:///{db}", flood_rate=10_000.0, flood_burst=10_000)
+    settings = Settings(database_url=f"sqlite:///{db}", flood_rate=10_000.0, flood_burst=10_000,
+                        code_lookup_limit=100_000)
     server = LiveServer(create_app(settings), _free_port())
     server.start()
     yield server

@@ -111,8 +111,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.db = db
     app.state.rooms = rooms
-    app.state.code_limiter = WrongCodeLimiter(settings.limits_storage, settings.wrong_code_limit,
-                                              settings.wrong_code_window)
+    app.state.code_limiter = WrongCodeLimiter(
+        settings.limits_storage, settings.wrong_code_limit, settings.wrong_code_window,
+        settings.code_lookup_limit, settings.code_lookup_window,
+    )
     app.state.socket_caps = SocketCaps(settings.max_sockets_per_ip, settings.max_sockets_per_room,
                                        settings.max_sockets_per_seat)
     app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)

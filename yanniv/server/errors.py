@@ -13,6 +13,11 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Trop de codes de salle erronés : réessayez dans quelques minutes.",
         "Too many wrong room codes: try again in a few minutes.",
     ),
+    "too_many_lookups": (
+        429,
+        "Trop de salles demandées depuis votre adresse : réessayez dans une minute.",
+        "Too many rooms asked for from your address: try again in a minute.",
+    ),
     "pseudo_length": (
         422,
         "Le pseudo doit faire entre 1 et 20 caractères.",

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Body
 
 from yanniv.server.codes import normalize_code
 from yanniv.server.deps import ClientIp, CodeLimiterDep, OwnerSecret, RoomsDep, SeatToken
-from yanniv.server.errors import GameError, game_error
+from yanniv.server.errors import game_error
 from yanniv.server.protocol import (
     AddBotIn,
     CreateRoomIn,
@@ -24,7 +24,7 @@ from yanniv.server.protocol import (
     RoomSummary,
     SeatGranted,
 )
-from yanniv.server.ratelimit import WrongCodeLimiter
+from yanniv.server.ratelimit import WrongCodeLimiter, refuse_lookup
 from yanniv.server.room import Room, Seat
 from yanniv.server.rooms import Rooms
 
@@ -32,22 +32,18 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"],
                    responses={400: {"model": ErrorBody}, 404: {"model": ErrorBody}})
 
 
-async def find_room(rooms: Rooms, limiter: WrongCodeLimiter, ip: str, raw_code: str) -> Room:
-    """The room with this code; an unknown code counts against `ip`, refused once too many."""
+async def find_room(rooms: Rooms, limiter: WrongCodeLimiter, ip: str, raw_code: str,
+                    token: str | None = None) -> Room:
+    """The room with this code. A request with a seat token of the room is never limited;
+    any other counts as a lookup against `ip`, and an unknown code also as a wrong code."""
     room = rooms.get(normalize_code(raw_code))
-    if room is None:
-        raise await unknown_code(limiter, ip)
+    if room is not None and token and room.seat_for_token(token) is not None:
+        return room
+    refusal = await refuse_lookup(limiter, ip, known=room is not None)
+    if refusal is not None:
+        raise refusal
+    assert room is not None
     return room
-
-
-async def unknown_code(limiter: WrongCodeLimiter, ip: str) -> GameError:
-    """The refusal of an unknown code: not found, or rate limited for `Retry-After` seconds."""
-    wait = await limiter.miss(ip)
-    if wait is None:
-        return game_error("room_not_found")
-    error = game_error("rate_limited")
-    error.headers = {"Retry-After": str(wait)}
-    return error
 
 
 def require_seat(room: Room, token: str | None) -> Seat:
@@ -85,7 +81,7 @@ async def join_room(code: str, body: JoinRoomIn, rooms: RoomsDep, limiter: CodeL
 @router.get("/{code}")
 async def get_room(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
                    token: SeatToken = None) -> RoomSummary:
-    room = await find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code, token)
     seat = room.seat_for_token(token)
     return RoomSummary.model_validate(room.summary(None if seat is None else seat.seat))
 
@@ -98,7 +94,7 @@ def _summary(room: Room, seat: Seat | None) -> RoomSummary:
 async def change_settings(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
                           token: SeatToken = None,
                           patch: dict[str, Any] = Body(...)) -> RoomSummary:  # noqa: B008
-    room = await find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code, token)
     seat = require_seat(room, token)
     await rooms.update_settings(room, seat, patch)
     return _summary(room, seat)
@@ -108,7 +104,7 @@ async def change_settings(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, i
 async def add_bot(code: str, body: AddBotIn, rooms: RoomsDep, limiter: CodeLimiterDep,
                   ip: ClientIp, token: SeatToken = None) -> RoomSummary:
     """The host seats a computer player; removing it is `DELETE .../seats/{seat}`."""
-    room = await find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code, token)
     seat = require_seat(room, token)
     await rooms.add_bot(room, seat, body.level)
     return _summary(room, seat)
@@ -117,7 +113,7 @@ async def add_bot(code: str, body: AddBotIn, rooms: RoomsDep, limiter: CodeLimit
 @router.delete("/{code}/seats/{seat_index}")
 async def remove_seat(code: str, seat_index: int, rooms: RoomsDep, limiter: CodeLimiterDep,
                       ip: ClientIp, token: SeatToken = None) -> RoomSummary:
-    room = await find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code, token)
     seat = require_seat(room, token)
     removed_self = seat.seat == seat_index
     await rooms.remove_seat(room, seat, seat_index)
@@ -127,7 +123,7 @@ async def remove_seat(code: str, seat_index: int, rooms: RoomsDep, limiter: Code
 @router.post("/{code}/start")
 async def start_match(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
                       token: SeatToken = None) -> RoomSummary:
-    room = await find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code, token)
     seat = require_seat(room, token)
     await rooms.start(room, seat)
     return _summary(room, seat)
@@ -136,7 +132,7 @@ async def start_match(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: C
 @router.post("/{code}/rematch")
 async def rematch(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, ip: ClientIp,
                   token: SeatToken = None) -> RoomSummary:
-    room = await find_room(rooms, limiter, ip, code)
+    room = await find_room(rooms, limiter, ip, code, token)
     seat = require_seat(room, token)
     await rooms.rematch(room, seat)
     return _summary(room, seat)

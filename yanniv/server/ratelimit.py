@@ -21,6 +21,7 @@ from limits import RateLimitItemPerSecond
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
+from yanniv.server.errors import GameError, game_error
 from yanniv.server.validation import MAX_SEATS
 
 K = TypeVar("K", bound=Hashable)
@@ -45,23 +46,61 @@ def async_storage_uri(uri: str) -> str:
     return uri if uri.startswith("async+") else f"async+{uri}"
 
 
-class WrongCodeLimiter:
-    """At most `limit` unknown room codes per client address within `window` seconds."""
+def _per_window(limit: int, window: float) -> RateLimitItemPerSecond:
+    return RateLimitItemPerSecond(limit, max(1, math.ceil(window)))
 
-    def __init__(self, storage_uri: str, limit: int, window: float) -> None:
+
+class WrongCodeLimiter:
+    """At most `limit` unknown room codes per client address within `window` seconds, and at
+    most `lookup_limit` lookups of any code by an address that holds no seat of that room
+    within `lookup_window`.
+
+    The second budget closes what the first opens: since a known room is never refused for
+    wrong codes, an address past the wrong-code limit still tells known codes (answered) from
+    unknown ones (refused); the lookup budget keeps that probing as slow as a person.
+    """
+
+    def __init__(self, storage_uri: str, limit: int, window: float,
+                 lookup_limit: int, lookup_window: float) -> None:
         self.storage = storage_from_string(async_storage_uri(storage_uri))
         self.strategy = MovingWindowRateLimiter(self.storage)
-        self.item = RateLimitItemPerSecond(limit, max(1, math.ceil(window)))
+        self.item = _per_window(limit, window)
+        self.lookup_item = _per_window(lookup_limit, lookup_window)
+
+    async def _hit(self, item: RateLimitItemPerSecond, name: str, host: str) -> int | None:
+        """Count one hit: None while allowed, else the seconds until the oldest counted hit
+        ages out (refused hits are not counted, so they do not prolong the wait)."""
+        key = address_key(host)
+        if await self.strategy.hit(item, name, key):
+            return None
+        stats = await self.strategy.get_window_stats(item, name, key)
+        return max(1, math.ceil(stats.reset_time - time.time()))
 
     async def miss(self, host: str) -> int | None:
-        """Count one unknown code from `host`: None while it is allowed, else the seconds until
-        the oldest counted miss ages out (refused misses are not counted, so they do not
-        prolong the wait)."""
-        key = address_key(host)
-        if await self.strategy.hit(self.item, "wrong-code", key):
-            return None
-        stats = await self.strategy.get_window_stats(self.item, "wrong-code", key)
-        return max(1, math.ceil(stats.reset_time - time.time()))
+        """Count one unknown code from `host` (see `_hit`)."""
+        return await self._hit(self.item, "wrong-code", host)
+
+    async def lookup(self, host: str) -> int | None:
+        """Count one lookup by code from `host` without a seat of that room (see `_hit`)."""
+        return await self._hit(self.lookup_item, "code-lookup", host)
+
+
+async def refuse_lookup(limiter: WrongCodeLimiter, ip: str, known: bool) -> GameError | None:
+    """Count a lookup by an address without a seat of the room: None to go on, else the
+    refusal: too many lookups, or for an unknown code not found or rate limited (each with
+    `Retry-After` seconds when limited)."""
+    wait = await limiter.lookup(ip)
+    if wait is None and known:
+        return None
+    code = "too_many_lookups"
+    if wait is None:
+        wait = await limiter.miss(ip)
+        if wait is None:
+            return game_error("room_not_found")
+        code = "rate_limited"
+    error = game_error(code)
+    error.headers = {"Retry-After": str(wait)}
+    return error
 
 
 @dataclass(frozen=True, slots=True)

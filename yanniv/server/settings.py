@@ -40,6 +40,12 @@ class Settings(BaseSettings):
     #: past them only that address's unknown codes are refused, never an existing room.
     wrong_code_limit: int = 20
     wrong_code_window: float = 300.0
+    #: Room lookups by code from a client address that holds no seat of that room (joins,
+    #: spectators, summaries or seat routes without a valid token), known codes included, per
+    #: `code_lookup_window` seconds. Far above what people do; it keeps probing codes slow
+    #: once the wrong-code limit answers (a known code answers differently from an unknown one).
+    code_lookup_limit: int = 120
+    code_lookup_window: float = 60.0
     #: Where the wrong-code counts live, as a `limits` storage URI: `memory://` (this process),
     #: or e.g. `redis://host:6379` once several server processes must share them.
     limits_storage: str = "memory://"

@@ -33,7 +33,7 @@ from yanniv.server.protocol import (
     PongOut,
     outgoing,
 )
-from yanniv.server.ratelimit import SocketCaps, TokenBucket, WrongCodeLimiter
+from yanniv.server.ratelimit import SocketCaps, TokenBucket, WrongCodeLimiter, refuse_lookup
 from yanniv.server.room import Room, Seat
 from yanniv.server.rooms import Rooms
 from yanniv.server.settings import Settings
@@ -62,18 +62,17 @@ async def room_socket(ws: WebSocket, code: str, token: str | None = None) -> Non
     caps: SocketCaps = ws.app.state.socket_caps
     ip = client_ip(ws)
     room = rooms.get(normalize_code(code))
-    if room is None:
-        if await limiter.miss(ip) is None:
-            await _refuse(ws, game_error("room_not_found"), CLOSE_NOT_FOUND)
-        else:
-            await _refuse(ws, game_error("rate_limited"), CLOSE_RATE_LIMITED)
-        return
-    seat = None
-    if token:
-        seat = room.seat_for_token(token)
-        if seat is None:
-            await _refuse(ws, game_error("bad_token"), CLOSE_BAD_TOKEN)
+    seat = room.seat_for_token(token) if room is not None and token else None
+    if seat is None:  # a spectator, a wrong token or an unknown code: a lookup (see ratelimit)
+        refusal = await refuse_lookup(limiter, ip, known=room is not None)
+        if refusal is not None:
+            close = CLOSE_NOT_FOUND if refusal.code == "room_not_found" else CLOSE_RATE_LIMITED
+            await _refuse(ws, refusal, close)
             return
+    assert room is not None
+    if token and seat is None:
+        await _refuse(ws, game_error("bad_token"), CLOSE_BAD_TOKEN)
+        return
     # Taken before the first await, so concurrent sockets cannot all pass a cap at once.
     place = caps.admit(ip, room.code, None if seat is None else seat.seat)
     if isinstance(place, str):
