@@ -153,7 +153,8 @@ def test_card_faces_icons_and_no_emoji(pages: Any, live_server: Any) -> None:
     phone = pages.new(PHONE)
     phone.goto(f"{pages.base}/r/{code}")
     phone.fill("#join-pseudo", "Atout")
-    phone.click("#join-room-btn")
+    with phone.expect_navigation():  # a seated join reloads the room page
+        phone.click("#join-room-btn")
     phone.wait_for_selector("#waiting-host")
     host.wait_for_selector('#seats li[data-seat="1"]')
     _no_emoji(host, "lobby")
@@ -241,7 +242,8 @@ def test_a_big_hand_fans_out_on_a_small_phone(pages: Any, live_server: Any) -> N
     guest = pages.new(SMALL_PHONE)
     guest.goto(f"{pages.base}/r/{code}")
     guest.fill("#join-pseudo", "Pli")
-    guest.click("#join-room-btn")
+    with guest.expect_navigation():  # a seated join reloads the room page
+        guest.click("#join-room-btn")
     host.wait_for_selector('#seats li[data-seat="1"]')
     host.click("#start-btn")
     host.wait_for_selector("#hand [data-code]")

@@ -56,7 +56,8 @@ def test_full_manche_in_three_browsers(pages: Any, live_server: Any) -> None:
     phone = pages.new(PHONE)
     phone.goto(link)
     phone.fill("#join-pseudo", "Hugo")
-    phone.click("#join-room-btn")
+    with phone.expect_navigation():  # a seated join reloads the room page
+        phone.click("#join-room-btn")
     phone.wait_for_selector("#waiting-host")
     assert phone.inner_text("#waiting-host") == "En attente du lancement par l'hôte…"
 
