@@ -17,7 +17,7 @@ from yanniv.engine.actions import Play
 from yanniv.engine.cards import Card
 from yanniv.engine.cards import cards as cards_of
 from yanniv.engine.combos import all_combinations
-from yanniv.engine.rules import playable
+from yanniv.engine.legal import playable
 from yanniv.engine.scoring import manche_outcome
 from yanniv.engine.state import Constraint
 

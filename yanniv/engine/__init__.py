@@ -23,7 +23,8 @@ from yanniv.engine.actions import (
 from yanniv.engine.cards import DECK, Card, cards, hand_value
 from yanniv.engine.errors import IllegalActionError
 from yanniv.engine.events import Event, redact
-from yanniv.engine.rules import apply, legal_actions
+from yanniv.engine.legal import legal_actions
+from yanniv.engine.rules import apply
 from yanniv.engine.setup import new_match, start_match
 from yanniv.engine.state import MatchConfig, MatchState, Pending
 from yanniv.engine.view import MatchView, view

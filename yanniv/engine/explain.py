@@ -22,6 +22,7 @@ from yanniv.engine.actions import (
 from yanniv.engine.cards import hand_value
 from yanniv.engine.combos import is_combination
 from yanniv.engine.errors import IllegalActionError
+from yanniv.engine.legal import YANNIV_LIMIT, legal_plays, playable
 from yanniv.engine.state import MatchState
 
 _EXPECTED_FR = {
@@ -57,8 +58,6 @@ def _err(code: str, fr: str, en: str) -> IllegalActionError:
 
 def explain(state: MatchState, action: Action) -> IllegalActionError:
     """The reason `action` is not among `legal_actions(state)`."""
-    from yanniv.engine.rules import YANNIV_LIMIT, legal_plays, playable
-
     pending = state.pending
     assert pending is not None
     kind = pending.kind

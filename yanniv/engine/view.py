@@ -15,7 +15,7 @@ from operator import attrgetter
 
 from yanniv.engine.actions import Action, DecisionKind
 from yanniv.engine.cards import Card, Colour, card_key
-from yanniv.engine.rules import legal_actions, takeable_cards
+from yanniv.engine.legal import legal_actions, takeable_cards
 from yanniv.engine.state import Constraint, MancheResult, MatchState, Packet, Pending
 
 _VALUE = attrgetter("value")
