@@ -180,7 +180,8 @@ def test_keyboard_only_turn_and_illegal_hint(pages: Any, live_server: Any) -> No
     guest = pages.new(PHONE)
     guest.goto(f"{pages.base}/r/{code}")
     guest.fill("#join-pseudo", "Souris")
-    guest.press("#join-pseudo", "Enter")
+    with guest.expect_navigation():  # a seated join reloads the room page
+        guest.press("#join-pseudo", "Enter")
     guest.wait_for_selector("#waiting-host")
     host.wait_for_selector('#seats li[data-seat="1"]')
     host.select_option("#set-first", "host")
