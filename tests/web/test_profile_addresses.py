@@ -85,9 +85,10 @@ def test_owner_sets_a_password_from_the_page(pages: Any,
         page.goto(pages.base + address)
         page.fill("#new-password", "motdepasse-long")
         page.click("#password-form button")
-        page.wait_for_function(
-            "() => document.querySelector('#password-result').textContent !== ''")
-        assert page.inner_text("#password-result") == "Mot de passe enregistré.", pseudo
+        # Read in the same evaluation that sees it: the page reloads itself soon after.
+        shown = page.wait_for_function(
+            "() => document.querySelector('#password-result')?.textContent || null").json_value()
+        assert shown == "Mot de passe enregistré.", pseudo
         with httpx.Client(base_url=pages.base) as client:
             api = client.get(address.replace("/profil", "/api/profiles", 1)).json()
         assert api["pseudo"] == pseudo and api["has_password"] is True
