@@ -96,13 +96,13 @@ def _visible_text(html: str) -> str:
 
 def test_every_reference_element_has_its_french_wording(client: TestClient) -> None:
     # Server-rendered text of the pages, plus the French texts the scripts render.
-    text = " ".join(_visible_text(client.get(path).text) for path in ("/", "/r/ABCD", "/regles"))
+    text = " ".join(_visible_text(client.get(path).text) for path in ("/", "/r/ABCDEF", "/regles"))
     text += " " + " ".join(FR.values())
     folded = text.casefold()
     missing = [item for item in REFERENCE if item.casefold() not in folded]
     assert not missing, missing
     # The power panel keys, as on the reference page.
-    room = client.get("/r/ABCD").text
+    room = client.get("/r/ABCDEF").text
     for key in ("4", "6", "7", "8", "9", "V", "D", "R"):
         assert f"<dt>{key}</dt>" in room
 
@@ -123,9 +123,10 @@ def test_home_room_rules_pages(client: TestClient) -> None:
     assert home.status_code == 200
     assert 'lang="fr"' in home.text
     assert '/static/js/home.js' in home.text
-    room = client.get("/r/abcd")
-    assert 'data-code="ABCD"' in room.text
+    room = client.get("/r/ABCDEF")
+    assert 'data-code="ABCDEF"' in room.text
     assert client.get("/r/<script>").status_code == 404
+    assert client.get("/r/ABCD").status_code == 404  # not a code's spelling
     rules = client.get("/regles").text
     assert "YANNIV — Règles" in rules
     assert "Un paquet vidé ne compte pas" in rules
@@ -138,7 +139,7 @@ def test_home_room_rules_pages(client: TestClient) -> None:
 def test_pseudo_inputs_stop_at_the_servers_limit(client: TestClient) -> None:
     from yanniv.server.validation import PSEUDO_MAX
 
-    for path, input_id in (("/", "pseudo"), ("/r/ABCD", "join-pseudo")):
+    for path, input_id in (("/", "pseudo"), ("/r/ABCDEF", "join-pseudo")):
         tag = re.search(rf'<input[^>]*id="{input_id}"[^>]*>', client.get(path).text)
         assert tag is not None and f'maxlength="{PSEUDO_MAX}"' in tag.group(0)
 
@@ -174,3 +175,15 @@ def test_questions_file_is_rendered_at_request_time(tmp_path: Path,
 def test_markdown_escapes_html() -> None:
     out = markdown_html("<script>alert(1)</script>\n\n* a <b>")
     assert "<script>" not in out and "&lt;script&gt;" in out
+
+
+def test_room_addresses_in_any_spelling_lead_to_the_canonical_one(client: TestClient) -> None:
+    """Case, spaces and dashes do not matter: one address per room, so a seat is remembered
+    under one code whatever the player typed."""
+    for spelling in ("abcdef", "ABC-DEF", "abc%20def", "%20Ab-Cd%20eF", "abc–def"):
+        answer = client.get(f"/r/{spelling}", follow_redirects=False)
+        assert answer.status_code == 301, spelling
+        assert answer.headers["location"] == "/r/ABCDEF", spelling
+    assert client.get("/r/abc-def").text.count('data-code="ABCDEF"') == 1
+    for wrong in ("ABC", "ABCDEFG", "ABCDE0", "ABC/DEF"):
+        assert client.get(f"/r/{wrong}").status_code == 404, wrong

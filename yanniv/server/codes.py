@@ -14,5 +14,11 @@ def new_code() -> str:
 
 
 def normalize_code(text: str) -> str:
-    """What a player typed → the canonical code (case, spaces and dashes do not matter)."""
-    return text.strip().upper().replace(" ", "").replace("-", "")[:16]
+    """What a player typed → the canonical code: case, spaces, dashes and any other character
+    that is not a letter or a digit do not matter (« 5ff ghp », « UFD-8QN », « ufd–8qn »)."""
+    return "".join(ch for ch in text if ch.isascii() and ch.isalnum()).upper()[:16]
+
+
+def is_code(text: str) -> bool:
+    """Whether `text` is spelled as the server spells codes (a room may still not exist)."""
+    return len(text) == LENGTH and all(ch in ALPHABET for ch in text)

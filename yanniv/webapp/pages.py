@@ -19,13 +19,13 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
+from yanniv.server.codes import is_code, normalize_code
 from yanniv.server.validation import PSEUDO_MAX
 from yanniv.webapp import i18n
 
 WEB_DIR = i18n.WEB_DIR
 REPO_DIR = WEB_DIR.parent
 QUESTIONS_FILE = REPO_DIR / "QUESTIONS.md"
-ROOM_CODE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 templates = Jinja2Templates(directory=str(WEB_DIR / "templates"))
 i18n.install(templates.env)
@@ -58,10 +58,15 @@ def home(request: Request) -> HTMLResponse:
 
 
 @router.get("/r/{code}", response_class=HTMLResponse)
-def room(request: Request, code: str) -> HTMLResponse:
-    if not ROOM_CODE.match(code):
+def room(request: Request, code: str) -> Response:
+    """The room page under its one address: another spelling of a code (case, spaces,
+    dashes) is sent to the canonical one, so a seat is always remembered under one code."""
+    canonical = normalize_code(code)
+    if not is_code(canonical):
         return not_found_page(request)
-    return render(request, "room.html", {"page": "room", "code": code.upper()})
+    if canonical != code:
+        return RedirectResponse(f"/r/{canonical}", status_code=301)
+    return render(request, "room.html", {"page": "room", "code": canonical})
 
 
 @router.get("/regles", response_class=HTMLResponse)

@@ -28,8 +28,9 @@ async function join(code) {
   errorBox.textContent = '';
   try {
     const res = await api('POST', `/api/rooms/${encodeURIComponent(code)}/join`, { pseudo });
-    setSeat(code, res.seat, res.token);
-    location.href = `/r/${encodeURIComponent(code)}`;
+    // The server's spelling of the code: the seat is remembered where the room page looks.
+    setSeat(res.code, res.seat, res.token);
+    location.href = `/r/${encodeURIComponent(res.code)}`;
   } catch (err) { fail(err); }
 }
 
@@ -65,9 +66,11 @@ document.getElementById('bots-form').addEventListener('submit', async (ev) => {
 document.getElementById('join-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
   const raw = document.getElementById('join-code').value.trim();
-  // Accept a pasted link as well as a bare code.
-  const match = raw.match(/\/r\/([A-Za-z0-9_-]+)/);
-  const code = (match ? match[1] : raw).toUpperCase();
+  // A pasted link (…/r/CODE…) or the code as typed: the server reads case, spaces and dashes
+  // away (as /r/ does) and answers its own spelling.
+  const match = raw.match(/\/r\/([^/?#]+)/);
+  let code = raw;
+  if (match) { try { code = decodeURIComponent(match[1]); } catch { code = match[1]; } }
   if (!code) { errorBox.textContent = t('home.need_code'); return; }
   join(code);
 });
