@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from yanniv.db.session import Database
@@ -119,6 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                        settings.max_sockets_per_seat)
     app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    # Pages, scripts, styles and JSON answers over 1 KB travel gzipped (sockets are untouched).
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     install_error_handlers(app)
     # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
     # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.

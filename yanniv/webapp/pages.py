@@ -42,9 +42,20 @@ def render(request: Request, name: str, context: dict[str, Any] | None = None,
     return templates.TemplateResponse(request, name, ctx, status_code=status_code)
 
 
+class RevalidatedStatic(StaticFiles):
+    """Static files that browsers keep and revalidate (ETag → 304) rather than fetch again
+    whole: `no-cache`, since the URLs carry no content hash yet (a long max-age would mix
+    modules of two versions after a deploy)."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers.setdefault("Cache-Control", "no-cache")
+        return response
+
+
 def mount_static(app: FastAPI) -> None:
     """Serve `web/static` at `/static`."""
-    app.mount("/static", StaticFiles(directory=str(WEB_DIR / "static")), name="static")
+    app.mount("/static", RevalidatedStatic(directory=str(WEB_DIR / "static")), name="static")
 
 
 def not_found_page(request: Request) -> HTMLResponse:
