@@ -22,6 +22,16 @@ STATE_JS = """() => {
            status: s.room ? s.room.status : null };
 }"""
 
+ADVANCED_JS = "(step) => { const v = window.yannivStore.get().view; return v && v.step > step }"
+#: What a page shows when its decision did not move the game on.
+STALL_JS = """() => {
+  const s = window.yannivStore.get();
+  const toast = document.getElementById('toast');
+  return { connected: s.connected, sent: s.sent, version: s.version,
+           step: s.view && s.view.step, pending: s.view && s.view.pending,
+           toast: toast && !toast.hidden ? toast.textContent : null };
+}"""
+
 VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 POWER_KINDS = {"choose_power", "choose_colour", "queen_keep", "four_ask", "four_give",
                "four_exchange", "four_play_received", "king", "play_drawn"}
@@ -106,8 +116,9 @@ def play_one(page: Any, log: list[str]) -> str:
         page.click("#king-btn")
     else:  # pragma: no cover - a kind this driver does not know
         raise AssertionError(f"unknown pending kind {kind}")
-    page.wait_for_function(
-        "(step) => { const s = window.yannivStore.get(); return s.view && s.view.step > step; }",
-        arg=step,
-    )
+    try:
+        page.wait_for_function(ADVANCED_JS, arg=step)
+    except Exception as exc:  # say what the page saw, so a stall can be told from a refusal
+        raise AssertionError(f"{kind} at step {step} did not advance: {page.evaluate(STALL_JS)}"
+                             ) from exc
     return kind
