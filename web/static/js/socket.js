@@ -19,6 +19,9 @@ export class RoomSocket {
     this.retry = 0;
     this.closed = false;
     this.pingTimer = 0;
+    // The last action sent and not yet answered (ack or error): resent as it was, same id,
+    // when the socket opens again; the server applies it once (an ack again if it already had).
+    this.unanswered = null;
   }
 
   url() {
@@ -33,6 +36,7 @@ export class RoomSocket {
     this.ws = ws;
     ws.addEventListener('open', () => {
       this.retry = 0;
+      if (this.unanswered) ws.send(JSON.stringify(this.unanswered));
       this.onStatus(true);
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 20000);
@@ -40,6 +44,9 @@ export class RoomSocket {
     ws.addEventListener('message', (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      if ((msg.type === 'ack' || msg.type === 'error') && this.unanswered && msg.id === this.unanswered.id) {
+        this.unanswered = null;
+      }
       this.onMessage(msg);
     });
     ws.addEventListener('close', (ev) => {
@@ -60,8 +67,10 @@ export class RoomSocket {
 
   /** Send an action; returns its client id, or null when the socket is down. */
   sendAction(action, version) {
-    const id = newActionId();
-    return this.send({ type: 'action', id, version, action }) ? id : null;
+    const message = { type: 'action', id: newActionId(), version, action };
+    if (!this.send(message)) return null;
+    this.unanswered = message;
+    return message.id;
   }
 
   close() { this.closed = true; clearInterval(this.pingTimer); if (this.ws) this.ws.close(); }
