@@ -95,6 +95,19 @@ PIPS[9] = [...PIPS[9], [M, 70]];
  */
 export function faceArt(rank, suit, index, power) {
   ensureDefs();
+  // Every render redraws the visible cards: each face is built once, then cloned.
+  const key = `${rank}${suit}${index}${power ? '*' : ''}`;
+  let art = drawn.get(key);
+  if (!art) {
+    art = drawFace(rank, suit, index, power);
+    drawn.set(key, art);
+  }
+  return art.cloneNode(true);
+}
+
+const drawn = new Map();
+
+function drawFace(rank, suit, index, power) {
   const corner = (turn) => svg('g', { class: 'index', transform: turn ? 'rotate(180 50 70)' : undefined },
     svg('text', { x: 13, y: 29, 'text-anchor': 'middle', textLength: index.length > 1 ? 24 : undefined, lengthAdjust: 'spacingAndGlyphs' }, index),
     use(suit, 'translate(13 41) scale(.8)'),
