@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
@@ -29,7 +31,7 @@ STALL_JS = """() => {
   const toast = document.getElementById('toast');
   return { connected: s.connected, sent: s.sent, version: s.version,
            step: s.view && s.view.step, pending: s.view && s.view.pending,
-           toast: toast && !toast.hidden ? toast.textContent : null };
+           toast: toast ? toast.textContent : null, toast_shown: !!toast && !toast.hidden };
 }"""
 
 VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
@@ -58,13 +60,42 @@ def _legal(s: dict, kind: str) -> list[dict]:
 
 
 def play_one(page: Any, log: list[str]) -> str:
-    """Take one decision for this page's seat by clicking; returns the pending kind handled."""
+    """Take one decision for this page's seat by clicking; returns the pending kind handled.
+
+    Like a player, it looks again if nothing happened: the client rebuilds a component's
+    nodes when it renders, so a click that straddles a render can be lost. If the page still
+    shows the same decision with no action awaiting an answer, it decides once more; a second
+    stall fails with what the page saw."""
     s = state(page)
     assert s is not None
     view = s["view"]
     kind = view["pending"]["kind"]
     step = view["step"]
     log.append(kind)
+    _decide(page, s, kind, log)
+    if _advanced(page, step, 7_500):
+        return kind
+    again = state(page)
+    if again and again["view"]["step"] == step and not again["sent"] and acting(page):
+        log.append(f"again:{kind}")
+        page.evaluate("() => window.yannivStore.dispatch({ type: 'clearSelection' })")
+        _decide(page, again, kind, log)
+    if not _advanced(page, step, 15_000):
+        raise AssertionError(f"{kind} at step {step} did not advance: {page.evaluate(STALL_JS)}")
+    return kind
+
+
+def _advanced(page: Any, step: int, timeout_ms: float) -> bool:
+    try:
+        page.wait_for_function(ADVANCED_JS, arg=step, timeout=timeout_ms)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def _decide(page: Any, s: dict, kind: str, log: list[str]) -> None:
+    """Click what a player would click for this decision."""
+    view = s["view"]
     decision = page.locator("#decision")
     if kind == "turn":
         if _legal(s, "CallYanniv"):
@@ -116,9 +147,3 @@ def play_one(page: Any, log: list[str]) -> str:
         page.click("#king-btn")
     else:  # pragma: no cover - a kind this driver does not know
         raise AssertionError(f"unknown pending kind {kind}")
-    try:
-        page.wait_for_function(ADVANCED_JS, arg=step)
-    except Exception as exc:  # say what the page saw, so a stall can be told from a refusal
-        raise AssertionError(f"{kind} at step {step} did not advance: {page.evaluate(STALL_JS)}"
-                             ) from exc
-    return kind
