@@ -5,6 +5,11 @@ import { cardFace, sortCodes } from '../cards.js';
 import { findPlay, has, whyNot, legalOf } from './common.js';
 
 let previous = null;
+// What the cards and the buttons last showed: they are rebuilt only when it changes, so an
+// update about something else (another seat, presence, the timer) never replaces the node a
+// player is clicking (the click would be lost).
+let shownCards = null;
+let shownButtons = null;
 
 export function renderHand(ctx) {
   const { view, selection } = ctx.state;
@@ -15,6 +20,7 @@ export function renderHand(ctx) {
   if (!view || !view.hand) {
     replace(headEl, h('span', null, t('table.spectator')));
     replace(handEl); replace(actionsEl); hintEl.textContent = '';
+    shownCards = null; shownButtons = null;
     return;
   }
   const myTurn = view.pending && view.pending.kind === 'turn' && view.pending.seat === ctx.me;
@@ -25,15 +31,26 @@ export function renderHand(ctx) {
     h('span', null, t('table.your_hand')),
     h('span', { class: 'hand-value' }, tn('table.points', view.hand_value ?? 0)));
   handEl.style.setProperty('--n', String(hand.length)); // app.css overlaps the cards to fit
-  replace(handEl, hand.map((code) => cardFace(code, {
-    selected: selection.includes(code),
-    enter: prev !== null && !prev.has(code),
-    pressable: true,
-    disabled: !myTurn || ctx.busy,
-    extraLabel: selection.includes(code) ? t('card.selected') : undefined,
-    onclick: () => ctx.dispatch({ type: 'select', code }),
-  })));
+  const cardsKey = JSON.stringify([hand, selection, myTurn, !!ctx.busy, prev === null]);
+  if (cardsKey !== shownCards) {
+    shownCards = cardsKey;
+    replace(handEl, hand.map((code) => cardFace(code, {
+      selected: selection.includes(code),
+      enter: prev !== null && !prev.has(code),
+      pressable: true,
+      disabled: !myTurn || ctx.busy,
+      extraLabel: selection.includes(code) ? t('card.selected') : undefined,
+      onclick: () => ctx.dispatch({ type: 'select', code }),
+    })));
+  }
   const play = myTurn ? findPlay(view, selection) : undefined;
+  const drawOnly = myTurn ? legalOf(view, 'DrawPile')[0] : undefined;
+  const canCall = myTurn && has(view, 'CallYanniv');
+  const buttonsKey = JSON.stringify([myTurn, selection.length, play ?? null, !!drawOnly, canCall,
+    !!ctx.busy, ctx.me ?? null]);
+  hintEl.textContent = myTurn ? whyNot(view, selection) : '';
+  if (buttonsKey === shownButtons) return;
+  shownButtons = buttonsKey;
   const buttons = [];
   if (myTurn) {
     buttons.push(h('button', {
@@ -43,13 +60,11 @@ export function renderHand(ctx) {
     if (selection.length) {
       buttons.push(h('button', { type: 'button', class: 'secondary', 'data-focus': 'clear', onclick: () => ctx.dispatch({ type: 'clearSelection' }) }, t('table.clear')));
     }
-    const drawOnly = legalOf(view, 'DrawPile')[0];
     if (drawOnly) {
       buttons.push(h('button', { type: 'button', class: 'secondary', id: 'draw-only-btn', 'data-focus': 'draw-only', disabled: ctx.busy, onclick: () => ctx.act(drawOnly) }, t('table.draw_without_playing')));
     }
   }
   if (ctx.me !== null && ctx.me !== undefined) {
-    const canCall = myTurn && has(view, 'CallYanniv');
     buttons.push(h('button', {
       type: 'button', class: 'big yanniv-btn', id: 'yanniv-btn', 'data-focus': 'yanniv',
       disabled: !canCall || ctx.busy,
@@ -58,5 +73,4 @@ export function renderHand(ctx) {
     }, 'YANNIV !'));
   }
   replace(actionsEl, buttons);
-  hintEl.textContent = myTurn ? whyNot(view, selection) : '';
 }
