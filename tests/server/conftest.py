@@ -201,6 +201,33 @@ def card_codes(value: Any, skip: frozenset[str] = frozenset()) -> set[str]:
     return found
 
 
+@contextlib.contextmanager
+def uvicorn_in_thread(config: Any) -> Iterator[None]:
+    """Run a `uvicorn.Config` on a thread of the test process until the block ends."""
+    import threading
+    import time
+
+    import uvicorn
+
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 10
+    while not server.started and time.time() < deadline:
+        time.sleep(0.02)
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def run_uvicorn() -> Callable[[Any], contextlib.AbstractContextManager[None]]:
+    """`with run_uvicorn(config): ...` serves the app of `config` for the block."""
+    return uvicorn_in_thread
+
+
 @pytest.fixture
 def table_cls() -> type[Table]:
     return Table

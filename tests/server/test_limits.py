@@ -10,14 +10,12 @@ from __future__ import annotations
 import contextlib
 import random
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from limits.errors import ConfigurationError
@@ -304,22 +302,13 @@ def test_socket_places_return_on_every_close_path(
 
 
 @contextlib.contextmanager
-def _served(settings: Settings) -> Iterator[str]:
+def _served(settings: Settings, run_uvicorn: Any) -> Iterator[str]:
     """The app under uvicorn as `yanniv serve` configures it, on a free local port."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(server_config(settings, "127.0.0.1", port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 10
-    while not server.started and time.time() < deadline:
-        time.sleep(0.02)
-    try:
+    with run_uvicorn(server_config(settings, "127.0.0.1", port, log_level="warning")):
         yield f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def _ws_close_code(url: str, forwarded: str) -> int:
@@ -333,11 +322,12 @@ def _ws_close_code(url: str, forwarded: str) -> int:
 
 @pytest.mark.parametrize("trusted", ["", "127.0.0.1"])
 def test_yanniv_serve_honours_forwarded_for_only_from_trusted_proxies(
-        sqlite_url: str, trusted: str) -> None:
+        sqlite_url: str, trusted: str, run_uvicorn: Any) -> None:
     """Through the real server a local client reaches it from 127.0.0.1, which uvicorn alone
     would trust: rotating X-Forwarded-For escapes the limit only if 127.0.0.1 is configured."""
     settings = Settings(database_url=sqlite_url, wrong_code_limit=3, trusted_proxies=trusted)
-    with _served(settings) as address, httpx.Client(base_url=f"http://{address}") as http:
+    with _served(settings, run_uvicorn) as address, \
+            httpx.Client(base_url=f"http://{address}") as http:
         answers = [http.get("/api/rooms/ZZZZZZ", headers={"X-Forwarded-For": f"192.0.2.{n}"})
                    for n in range(5)]
         close = _ws_close_code(f"ws://{address}/ws/ZZZZZZ", "192.0.2.99")

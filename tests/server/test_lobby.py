@@ -7,7 +7,6 @@ import contextlib
 import json
 import random
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -130,20 +129,11 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def live_server(app_factory: Callable[..., FastAPI]) -> Iterator[str]:
+def live_server(app_factory: Callable[..., FastAPI], run_uvicorn: Any) -> Iterator[str]:
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app_factory(), host="127.0.0.1", port=port,
-                                           log_level="warning", ws_max_size=65536))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 10
-    while not server.started and time.time() < deadline:
-        time.sleep(0.02)
-    try:
+    with run_uvicorn(uvicorn.Config(app_factory(), host="127.0.0.1", port=port,
+                                    log_level="warning", ws_max_size=65536)):
         yield f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def test_real_server_and_clients(live_server: str) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -30,22 +28,13 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def served(app_factory: Callable[..., FastAPI]) -> Iterator[tuple[str, Any]]:
+def served(app_factory: Callable[..., FastAPI], run_uvicorn: Any) -> Iterator[tuple[str, Any]]:
     app = app_factory()
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             **ws_limits(app.state.settings))
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 10
-    while not server.started and time.time() < deadline:
-        time.sleep(0.02)
-    try:
+    with run_uvicorn(config):
         yield f"127.0.0.1:{port}", app.state.settings
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def _next(ws: Any, kind: str) -> dict[str, Any]:
