@@ -14,6 +14,15 @@ import pytest
 
 SOCKET_JS = Path(__file__).resolve().parents[2] / "web" / "static" / "js" / "socket.js"
 
+def _run(script: str) -> dict:
+    """Run `script` as an ES module under Node with socket.js's address as argv[1]."""
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script, SOCKET_JS.as_uri()],
+        capture_output=True, text=True, check=True, timeout=60,
+    )
+    return json.loads(out.stdout)
+
+
 SCRIPT = """
 const { newActionId } = await import(process.argv[1]);
 const withUuid = Array.from({ length: 2000 }, () => newActionId());
@@ -25,11 +34,7 @@ console.log(JSON.stringify({ withUuid, withoutUuid }));
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 def test_action_ids_are_random_128_bits() -> None:
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", SCRIPT, SOCKET_JS.as_uri()],
-        capture_output=True, text=True, check=True, timeout=60,
-    )
-    ids = json.loads(out.stdout)
+    ids = _run(SCRIPT)
     for kind in ("withUuid", "withoutUuid"):
         values = ids[kind]
         assert all(re.fullmatch(r"[0-9a-f]{32}", v) for v in values), values[:3]
@@ -77,11 +82,7 @@ console.log(JSON.stringify({ id, sent, got }));
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 def test_an_unanswered_action_is_resent_as_it_was_after_a_reconnect() -> None:
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", RESEND, SOCKET_JS.as_uri()],
-        capture_output=True, text=True, check=True, timeout=60,
-    )
-    result = json.loads(out.stdout)
+    result = _run(RESEND)
     actions = [(socket, m) for socket, m in result["sent"] if m["type"] == "action"]
     first = {"type": "action", "id": result["id"], "version": 7, "action": {"type": "DrawPile"}}
     # Sent on the first socket, resent identically on the second, not again on the third.
