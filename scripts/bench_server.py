@@ -26,9 +26,8 @@ from yanniv.engine import MatchConfig, apply, legal_actions, view
 from yanniv.engine.setup import start_match
 from yanniv.policies import default_action
 from yanniv.server.rooms import Rooms
-from yanniv.server.serialize import ViewEncoder, events_wire
+from yanniv.games import get_game
 from yanniv.server.settings import Settings
-from yanniv.wire import action_to_wire
 
 
 class FakeSocket:
@@ -58,7 +57,7 @@ def bench_engine(seats: int, matches: int) -> tuple[float, float, int]:
     actions = 0
     for m in range(matches):
         state, _ = start_match(MatchConfig(seats=seats), f"bench-{m}")
-        encoder = ViewEncoder()
+        encoder = get_game("yanniv").view_encoder()
         while not state.finished:
             action = default_action(state)
             t0 = time.perf_counter()
@@ -66,7 +65,7 @@ def bench_engine(seats: int, matches: int) -> tuple[float, float, int]:
             t1 = time.perf_counter()
             for seat in range(seats):
                 orjson.dumps({"view": encoder.view(view(state, seat)),
-                              "events": events_wire(events, seat)})
+                              "events": get_game("yanniv").encode_events(events, seat)})
             t2 = time.perf_counter()
             apply_s += t1 - t0
             views_s += t2 - t1
@@ -104,7 +103,7 @@ async def bench_rooms(seats: int, matches: int, url: str) -> dict[str, float]:
             t0 = time.thread_time()
             w0 = time.perf_counter()
             await rooms.act(room, actor.seat, f"id{count}", room.version,
-                            action_to_wire(action), actor)  # type: ignore[arg-type]
+                            get_game("yanniv").encode_action(action), actor)  # type: ignore[arg-type]
             walls.append(time.perf_counter() - w0)
             loop_cpu.append(time.thread_time() - t0)
             count += 1

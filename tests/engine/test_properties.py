@@ -18,7 +18,7 @@ from yanniv.engine import DECK, MatchConfig, apply, legal_actions, new_match, vi
 from yanniv.engine.events import redact
 from yanniv.engine.state import MatchState
 from yanniv.policies import greedy
-from yanniv.wire import to_wire
+from tests.oracle.wire_oracle import to_wire
 
 MAX_ACTIONS = 20_000
 CODES = {card.code for card in DECK}

@@ -54,23 +54,25 @@ def engine_match(seed: int, seats: int, manches: int, max_actions: int = 20_000)
     """Play one match through the engine, encoding every recipient's message with the server's
     own encoders (what a socket would carry)."""
     from yanniv.engine import MatchConfig, apply, legal_actions, start_match, view
-    from yanniv.server.serialize import ViewEncoder, events_wire
-    from yanniv.wire import action_from_wire, to_wire
+    from tests.oracle.wire_oracle import to_wire
+    from yanniv.games import get_game
+
+    game = get_game("yanniv")
 
     rng = random.Random(seed)
     state, events = start_match(MatchConfig(seats=seats, manches=manches), seed)
-    encoder = ViewEncoder()
+    encoder = game.view_encoder()
     recipients: list[int | None] = [*range(seats), None]
     before = truth_of(state)
     for _ in range(max_actions):
         after = truth_of(state)
         yield Step(
             before, after, [to_wire(e) for e in events],
-            {r: (encoder.view(view(state, r)), events_wire(events, r)) for r in recipients},
+            {r: (encoder.view(view(state, r)), game.encode_events(events, r)) for r in recipients},
         )
         if state.finished:
             return
         action = choose([to_wire(a) for a in legal_actions(state)], rng)
         before = after
-        state, events = apply(state, action_from_wire(action))
+        state, events = apply(state, game.decode_action(action).action)
     raise AssertionError("the match did not end")

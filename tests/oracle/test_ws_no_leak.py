@@ -155,14 +155,15 @@ def _replay(app: Any, code: str) -> tuple[int, list[tuple[Truth, Truth, list[dic
     """The truth of a room's match: (before, after, unredacted events) per step, from its seed
     and action log (what the server persists)."""
     from yanniv.engine import apply, start_match
-    from yanniv.wire import action_from_wire, to_wire
+    from tests.oracle.wire_oracle import to_wire
+    from yanniv.games import get_game
 
     match = app.state.rooms.get(code).match
     state, events = start_match(match.config, match.seed)
     steps = [(truth_of(state), truth_of(state), [to_wire(e) for e in events])]
     for data in match.log:
         before = truth_of(state)
-        state, events = apply(state, action_from_wire(data))
+        state, events = apply(state, get_game("yanniv").decode_action(data).action)
         steps.append((before, truth_of(state), [to_wire(e) for e in events]))
     return match.config.seats, steps
 

@@ -17,7 +17,7 @@ from sqlalchemy import text
 import yanniv.server.bots as server_bots
 from yanniv.engine import view as engine_view
 from yanniv.server.protocol import SERVER_MESSAGE
-from yanniv.wire import to_wire
+from tests.oracle.wire_oracle import to_wire
 
 FAST = {"bot_delay_scale": 0.0}
 PAST_RESULTS = frozenset({"history", "last_result"})

@@ -14,8 +14,7 @@ from fastapi.testclient import TestClient
 
 from yanniv.engine import MatchConfig, apply, view
 from yanniv.engine.setup import start_match
-from yanniv.server.serialize import ViewEncoder
-from yanniv.wire import action_from_wire
+from yanniv.games import get_game
 
 SEED = "restart-seed-42"
 
@@ -82,11 +81,11 @@ def _interrupted_match(app_factory: Callable[..., FastAPI], url: str, table_cls:
     # An uninterrupted run with the same seed and the same actions ends identically.
     state, _ = start_match(MatchConfig(seats=3, manches=3, first_player=None), SEED)
     for action in actions:
-        state, _ = apply(state, action_from_wire(action))
+        state, _ = apply(state, get_game("yanniv").decode_action(action).action)
     assert state.finished
     assert list(state.scores) == final["view"]["scores"]
     assert list(state.ranking) == final["view"]["ranking"]
-    assert ViewEncoder().view(view(state, 0)) == table.players[0].last_state["view"]
+    assert get_game("yanniv").view_encoder().view(view(state, 0)) == table.players[0].last_state["view"]
 
 
 def test_restart_sqlite(app_factory: Callable[..., FastAPI], sqlite_url: str, table_cls: Any,

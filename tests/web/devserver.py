@@ -15,7 +15,10 @@ from fastapi import FastAPI, Header, HTTPException, WebSocket, WebSocketDisconne
 
 from yanniv.engine import IllegalActionError, MatchConfig, apply, new_match, view
 from yanniv.webapp.pages import mount_static, router
-from yanniv.wire import WireError, action_from_wire, events_to_wire, to_wire
+from yanniv.games import get_game
+from yanniv.games.base import WireError
+
+GAME = get_game("yanniv")
 
 app = FastAPI()
 app.include_router(router)
@@ -114,8 +117,8 @@ async def start(code: str) -> dict:
 async def send_state(room: dict, ws: WebSocket, seat: int | None, events: list) -> None:
     state = room["state"]
     msg = {"type": "state", "version": room["version"], "room": summary(room, None),
-           "view": to_wire(view(state, seat)) if state else None,
-           "events": events_to_wire(events, seat), "deadline": None}
+           "view": GAME.view_encoder().view(view(state, seat)) if state else None,
+           "events": GAME.encode_events(events, seat), "deadline": None}
     msg["room"]["your_seat"] = seat
     await ws.send_json(msg)
 
@@ -142,7 +145,7 @@ async def ws_endpoint(ws: WebSocket, code: str, token: str | None = None) -> Non
                 await ws.send_json({"type": "pong"})
                 continue
             try:
-                action = action_from_wire(msg["action"])
+                action = GAME.decode_action(msg["action"]).action
                 if seat is None or room["state"].to_act != seat["seat"]:
                     raise IllegalActionError("not_your_turn", "Pas votre tour", "Not your turn")
                 room["state"], events = apply(room["state"], action)

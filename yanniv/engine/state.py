@@ -8,6 +8,7 @@ from typing import Literal
 from yanniv.engine.actions import DecisionKind
 from yanniv.engine.cards import Card, Colour
 from yanniv.engine.frozen import fast_init
+from yanniv.engine.ruleset import YANNIV, Ruleset
 
 Direction = Literal[1, -1]
 
@@ -20,6 +21,8 @@ class MatchConfig:
     manches: int = 6
     #: Seat that starts the first manche; None draws it from the match seed.
     first_player: int | None = None
+    #: The rules the match is played under (constants and host options).
+    rules: Ruleset = YANNIV
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 4:

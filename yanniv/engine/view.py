@@ -99,10 +99,13 @@ def _pending_view(pending: Pending | None, viewer: int | None) -> PendingView | 
     )
 
 
-def view(state: MatchState, viewer: int | None) -> MatchView:
-    """The observation of `viewer` (a seat index, or None for a spectator)."""
+def view(state: MatchState, viewer: int | None, show_known_cards: bool = True) -> MatchView:
+    """The observation of `viewer` (a seat index, or None for a spectator). Without
+    `show_known_cards` (a room that hides them), opponents' known cards are left out."""
     n = state.config.seats
     row = state.known[n if viewer is None else viewer]
+    if not show_known_cards:
+        row = ((),) * n  # type: ignore[assignment]
     hands = state.hands
     scores = state.scores
     active = state.active

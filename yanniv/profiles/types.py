@@ -39,6 +39,6 @@ class FinishedMatch:
     totals: tuple[int, ...]
     #: Seats from first to last.
     ranking: tuple[int, ...]
-    #: The action log as JSON-ready dicts (`yanniv.wire.action_to_wire`), for replays.
+    #: The action log as JSON-ready dicts (the game's stored form), for replays.
     actions: tuple[dict, ...] = ()
     rated: bool = True

@@ -242,7 +242,7 @@ REQUEST_PARTS: dict[str, tuple[str, str]] = {
 }
 #: A WebSocket message as a whole.
 WHOLE_MESSAGE = ("message", "message")
-#: Why `yanniv.wire` refused an action (`WireError.reason`), French and English.
+#: Why `Game.decode_action` refused an action (`WireError.reason`), French and English.
 WIRE_PROBLEMS: dict[str, tuple[str, str]] = {
     "not_object": (
         "une action est un objet avec un « type »",
@@ -294,7 +294,7 @@ def validation_detail(problems: Sequence[Mapping[str, Any]], skip: int,
 
 
 def wire_detail(reason: str, subject: object) -> tuple[str, str]:
-    """French and English descriptions of a `yanniv.wire.WireError`."""
+    """French and English descriptions of a `yanniv.games.base.WireError`."""
     fr, en = WIRE_PROBLEMS.get(reason, OTHER_PROBLEM)
     shown = str(subject)[:40]
     return fr.format(subject=shown), en.format(subject=shown)

@@ -93,7 +93,7 @@ class RoomActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     #: The room version this action produced (what the acknowledgement carried).
     version: Mapped[int] = mapped_column(Integer)
-    #: The action as `yanniv.wire.action_to_wire` writes it.
+    #: The action as its game stores it (`Game.decode_action(...).data`).
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: The client's id for the action (duplicate detection); None when the timer played.
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -6,9 +6,9 @@ Three sources feed it:
 
 - the pydantic models of `protocol.py` (WebSocket messages, room HTTP bodies) and of
   `yanniv/profiles/schemas.py` (profiles and leaderboard), through pydantic's own generator;
-- the engine's dataclasses (view, pending decision, actions, events), through a small
-  generator over `dataclasses.fields` and their type hints that maps them the way
-  `yanniv.wire.to_wire` does (a card is its two-character code, tuples are arrays, actions
+- each game's own schemas (`Game.protocol_schemas`: view, pending decision, actions, events),
+  generated from its dataclasses the way
+  the game's codec writes them (a card is its two-character code, tuples are arrays, actions
   and events carry their class name as `"type"`);
 - the HTTP routes themselves (method, path, status, body and answer models).
 
@@ -21,11 +21,9 @@ committed file; clients should still ignore fields they do not know.
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import json
 import re
-import types
 import typing
 from pathlib import Path
 from typing import Any
@@ -33,10 +31,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
-from yanniv.engine import actions as engine_actions
-from yanniv.engine import events as engine_events
-from yanniv.engine.cards import RANK_CODES, SUITS, Card, Colour
-from yanniv.engine.view import MatchView
+from yanniv.games import DEFAULT_GAME, get_game
 from yanniv.profiles import schemas as profile_schemas
 from yanniv.server import protocol
 from yanniv.server.validation import MANCHES_RANGE, MAX_SEATS, TIMER_RANGE
@@ -61,123 +56,6 @@ def _doc(cls: type) -> str | None:
     if not doc or doc.startswith(cls.__name__ + "("):
         return None
     return inspect.cleandoc(doc).split("\n\n")[0].replace("\n", " ")
-
-
-# ---------------------------------------------------------------- engine dataclasses
-
-
-class _DataclassSchemas:
-    """JSON Schemas of engine dataclasses, as `to_wire` serializes them, into `defs`."""
-
-    #: Named aliases worth a definition of their own (compared by value: Literal types).
-    ALIASES: typing.ClassVar[dict[str, Any]] = {
-        "Colour": Colour,
-        "DecisionKind": engine_actions.DecisionKind,
-    }
-
-    def __init__(self, defs: dict[str, Any]) -> None:
-        self.defs = defs
-
-    def of(self, hint: Any) -> dict[str, Any]:
-        if hint is Card:
-            return _ref("Card")
-        if hint is bool:
-            return {"type": "boolean"}
-        if hint is int:
-            return {"type": "integer"}
-        if hint is str:
-            return {"type": "string"}
-        if hint is float:
-            return {"type": "number"}
-        if hint is type(None):
-            return {"type": "null"}
-        for name, alias in self.ALIASES.items():
-            if hint == alias:
-                self.defs.setdefault(name, self._literal(alias))
-                return _ref(name)
-        if hint == engine_actions.Action:
-            return _ref("Action")
-        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-            return self.dataclass(hint)
-        origin, args = typing.get_origin(hint), typing.get_args(hint)
-        if origin is typing.Literal:
-            return self._literal(hint)
-        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-            return {"type": "array", "items": self.of(args[0])}
-        if origin is frozenset:
-            return {"type": "array", "items": self.of(args[0]), "uniqueItems": True}
-        if origin in (types.UnionType, typing.Union):
-            members = [a for a in args if a is not type(None)]
-            inner = self.of(members[0]) if len(members) == 1 else {
-                "anyOf": [self.of(a) for a in members]
-            }
-            return _nullable(inner) if len(members) < len(args) else inner
-        raise TypeError(f"no JSON Schema for the annotation {hint!r}")
-
-    @staticmethod
-    def _literal(hint: Any) -> dict[str, Any]:
-        return {"enum": list(typing.get_args(hint))}
-
-    def dataclass(self, cls: type) -> dict[str, Any]:
-        """A `$ref` to `cls`'s definition, built on first use."""
-        name = cls.__name__
-        if name not in self.defs:
-            self.defs[name] = {}  # placeholder: recursive and repeated references
-            self.defs[name] = self._object(cls)
-        return _ref(name)
-
-    def _object(self, cls: type) -> dict[str, Any]:
-        hints = typing.get_type_hints(cls)
-        properties: dict[str, Any] = {}
-        tagged = issubclass(cls, engine_events.Event) or cls in engine_actions.ACTION_TYPES.values()
-        if tagged:
-            properties["type"] = {"const": cls.__name__}
-        private = set(getattr(cls, "private", ()))
-        for f in dataclasses.fields(cls):
-            schema = self.of(hints[f.name])
-            if f.name in private:
-                schema = {**schema, "description": "Private to the event's parties: null "
-                          "for every other recipient (see docs/PROTOCOL.md)."}
-            properties[f.name] = schema
-        result: dict[str, Any] = {"type": "object"}
-        doc = _doc(cls)
-        if doc:
-            result["description"] = doc
-        result.update(properties=properties, required=list(properties),
-                      additionalProperties=False)
-        return result
-
-
-def _event_classes() -> list[type]:
-    """Every event type, in the order of `yanniv/engine/events.py`."""
-    return [
-        value for value in vars(engine_events).values()
-        if isinstance(value, type) and issubclass(value, engine_events.Event)
-        and value is not engine_events.Event and value.__module__ == engine_events.__name__
-    ]
-
-
-def _engine_defs() -> dict[str, Any]:
-    defs: dict[str, Any] = {
-        "Card": {
-            "type": "string",
-            "pattern": f"^[{RANK_CODES}][{''.join(SUITS)}]$",
-            "description": "Rank A 2-9 T J Q K, then suit S H D C: 'TH' is the 10 of hearts.",
-        },
-    }
-    gen = _DataclassSchemas(defs)
-    action_names = []
-    for cls in engine_actions.ACTION_TYPES.values():
-        gen.dataclass(cls)
-        action_names.append(cls.__name__)
-    defs["Action"] = {"oneOf": [_ref(name) for name in action_names]}
-    event_names = []
-    for cls in _event_classes():
-        gen.dataclass(cls)
-        event_names.append(cls.__name__)
-    defs["Event"] = {"oneOf": [_ref(name) for name in event_names]}
-    gen.dataclass(MatchView)
-    return defs
 
 
 # ---------------------------------------------------------------- pydantic models
@@ -346,7 +224,7 @@ def _free_form(schema: Any, where: str = "") -> list[str]:
 
 def protocol_schema() -> dict[str, Any]:
     """The whole protocol as one JSON Schema document (definitions under `$defs`)."""
-    engine = _engine_defs()
+    engine = get_game(DEFAULT_GAME).protocol_schemas()
     models = _model_defs()
     clash = set(engine) & set(models)
     if clash:

@@ -15,12 +15,12 @@ from typing import Any, Literal
 import orjson
 
 from yanniv.bots import Bot
-from yanniv.engine import MatchConfig, MatchState, view
+from yanniv.engine import MatchConfig, MatchState
 from yanniv.engine.events import Event
+from yanniv.games import DEFAULT_GAME, Game, get_game
 from yanniv.profiles.identity import hash_secret
 from yanniv.server.connections import Connection
 from yanniv.server.protocol import PresenceOut, RoomSettings, StateOut, outgoing
-from yanniv.server.serialize import ViewEncoder, events_wire
 from yanniv.server.tokens import hash_token, new_token, same_hash
 
 Status = Literal["waiting", "playing", "finished"]
@@ -77,7 +77,7 @@ class LiveMatch:
 
 def action_fingerprint(version: int, wire: dict[str, Any]) -> bytes:
     """16 bytes standing for an action message's payload: the version it was decided on and
-    the action in `action_to_wire` form (the form the log stores, so restarts agree)."""
+    the action in its stored form (`Game.decode_action(...).data`, so restarts agree)."""
     data = orjson.dumps([version, wire], option=orjson.OPT_SORT_KEYS)
     return hashlib.blake2b(data, digest_size=16).digest()
 
@@ -95,8 +95,14 @@ class Room:
     match: LiveMatch | None = None
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    encoder: ViewEncoder = field(default_factory=ViewEncoder)
+    #: The game this room plays (`settings` names it); views go through its encoder.
+    game: Game = field(default_factory=lambda: get_game(DEFAULT_GAME))
+    encoder: Any = None
     _settings_cache: tuple[RoomSettings, dict[str, Any]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.encoder is None:
+            self.encoder = self.game.view_encoder()
 
     def settings_data(self) -> dict[str, Any]:
         """`settings` as JSON-ready data, dumped once per change of settings (read-only)."""
@@ -165,10 +171,11 @@ class Room:
         events_data: list[dict[str, Any]] = []
         deadline = None
         if self.match is not None:
+            game = self.game
             view_data = self.encoder.view(
-                view(self.match.state, seat), self.settings.show_known_cards
+                game.view(self.match.state, seat, self.settings.show_known_cards)
             )
-            events_data = events_wire(events, seat)
+            events_data = game.encode_events(events, seat)
             deadline = self.match.deadline_ms
         room = self.summary(seat) if summary is None else {**summary, "your_seat": seat}
         return outgoing(StateOut, version=self.version, room=room, view=view_data,

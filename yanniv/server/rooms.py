@@ -20,6 +20,8 @@ from yanniv.engine import IllegalActionError, MatchConfig, apply, legal_actions
 from yanniv.engine.actions import Action
 from yanniv.engine.events import Event
 from yanniv.engine.setup import start_match
+from yanniv.games import DEFAULT_GAME, get_game
+from yanniv.games.base import WireError
 from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
 from yanniv.server import bots
 from yanniv.server.bots import BOT_LEVELS, BotTurns, bot_pseudo
@@ -34,7 +36,6 @@ from yanniv.server.store import LoadedRoom, RoomStore
 from yanniv.server.timers import Timers, now_ms
 from yanniv.server.tokens import new_token
 from yanniv.server.validation import MAX_SEATS, clean_pseudo, patched_settings
-from yanniv.wire import WireError, action_from_wire, action_to_wire
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,8 @@ class Rooms:
             for step, seat, version, action_data, client_id in m.actions:
                 if step != match.state.step:
                     raise RuntimeError(f"room {room.code}: action log has a gap at step {step}")
-                match.state, events = apply(match.state, action_from_wire(action_data))
+                action = room.game.decode_action(action_data).action
+                match.state, events = apply(match.state, action)
                 bots.observe(room, events)
                 match.log.append(action_data)
                 if client_id is not None:
@@ -384,25 +386,28 @@ class Rooms:
             if match.state.to_act != seat.seat:
                 raise game_error("not_your_turn")
             try:
-                action = action_from_wire(action_data)
+                decoded = room.game.decode_action(action_data)
             except WireError as exc:
                 raise game_error("bad_action", *wire_detail(exc.reason, exc.subject)) from None
             try:
-                new_state, events = apply(match.state, action)
+                new_state, events = apply(match.state, decoded.action)
             except IllegalActionError as exc:
                 raise GameError(exc.code, exc.message, exc.message_en, 409) from None
-            await self._commit(room, match, new_state, events, action, seat.seat, client_id)
+            await self._commit(room, match, new_state, events, decoded.action, seat.seat,
+                               client_id, stored=decoded.data)
             reply.send(outgoing(AckOut, id=client_id, version=room.version))
             room.broadcast(events)
 
     async def _commit(self, room: Room, match: LiveMatch, new_state: Any,
                       events: tuple[Event, ...], action: Action, seat: int,
-                      client_id: str | None, by_timer: bool | None = None) -> None:
+                      client_id: str | None, by_timer: bool | None = None,
+                      stored: dict[str, Any] | None = None) -> None:
         """Persist the action (and the end of the match), then make it the live state.
-        `client_id` is None for the timer and for bots (`by_timer` tells them apart)."""
+        `client_id` is None for the timer and for bots (`by_timer` tells them apart);
+        `stored` is the action's stored form when it was just decoded from a message."""
         finished_at = _utcnow() if new_state.finished else None
         deadline = self._deadline(room, new_state.finished)
-        wire = action_to_wire(action)
+        wire = stored if stored is not None else room.game.encode_action(action)
         version = room.version + 1
         snapshot = self._bumped(room, status="finished" if new_state.finished else room.status)
         row = {
@@ -557,7 +562,7 @@ def _fingerprint(version: int, action_data: object) -> bytes | None:
     """The fingerprint of an incoming action message, None if its action is malformed (so it
     cannot be the retry of an action that was applied)."""
     try:
-        wire = action_to_wire(action_from_wire(action_data))
+        wire = get_game(DEFAULT_GAME).decode_action(action_data).data
     except WireError:
         return None
     return action_fingerprint(version, wire)

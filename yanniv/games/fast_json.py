@@ -1,0 +1,154 @@
+"""Game values → JSON-ready values, for the hot path (every view of every change).
+
+The platform's only encoder of views and events, for any game whose values are dataclasses,
+tuples, sets and scalars. Code is generated per dataclass from its annotations, so a field
+annotated as a scalar or a card costs no dispatch; and a view field's conversion is reused
+while its value stays the same (most of a view is identical for every seat and from one
+change to the next). The reflective encoder in `tests/oracle/wire_oracle.py` is the oracle
+that pins this one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+_SCALARS = (int, str, bool, float, type(None))
+_Converter = Callable[[Any], Any]
+
+
+def _is_scalar_union(hint: Any) -> bool:
+    args = typing.get_args(hint)
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return all(isinstance(a, int | str | bool) for a in args)
+    return origin in (types.UnionType, typing.Union) and all(
+        a in (int, str, bool, float, type(None)) or _is_scalar_union(a) for a in args
+    )
+
+
+def _is_scalar(hint: Any) -> bool:
+    return hint in (int, str, bool, float) or _is_scalar_union(hint)
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _code(value: Any) -> Any:
+    return value.code
+
+
+class FastEncoder:
+    """One game's encoder. `coded` types are written as their `code` attribute (cards as
+    `"QH"`); dataclasses for which `tagged(cls)` holds get a leading `"type"` naming their
+    class (actions, events), so a reader can tell them apart."""
+
+    def __init__(self, coded: tuple[type, ...], tagged: Callable[[type], bool]) -> None:
+        self._coded = coded
+        self._tagged = tagged
+        self._converters: dict[type, _Converter] = {}
+
+    def encode(self, value: Any) -> Any:
+        """`value` as JSON-ready data (lists for tuples, sorted lists for sets)."""
+        cls = type(value)
+        convert = self._converters.get(cls)
+        if convert is None:
+            convert = self._converters[cls] = self._converter(cls)
+        return convert(value)
+
+    def _converter(self, cls: type) -> _Converter:
+        if issubclass(cls, self._coded):
+            return _code
+        if issubclass(cls, _SCALARS):
+            return _identity
+        if issubclass(cls, tuple | list):
+            encode = self.encode
+            return lambda value: [encode(item) for item in value]
+        if issubclass(cls, frozenset | set):
+            encode = self.encode
+            return lambda value: sorted(encode(item) for item in value)
+        if dataclasses.is_dataclass(cls):
+            return self.dataclass_converter(cls)
+        return _identity
+
+    def dataclass_converter(self, cls: type,
+                            overrides: dict[str, str] | None = None) -> _Converter:
+        """Generate `lambda v, sh=None: {...}` for a dataclass; `overrides` replaces some
+        fields' source (the view encoder routes them through its memo `sh`)."""
+        try:
+            hints = typing.get_type_hints(cls)
+        except Exception:  # unresolvable annotations: stay generic
+            hints = {}
+        parts = [f"'type': {cls.__name__!r}"] if self._tagged(cls) else []
+        env: dict[str, Any] = {"fw": self.encode}
+        for f in dataclasses.fields(cls):
+            expr = (overrides or {}).get(f.name) or self._expr(
+                f"v.{f.name}", hints.get(f.name, Any), env, 0)
+            parts.append(f"{f.name!r}: {expr}")
+        source = "lambda v, sh=None: {" + ", ".join(parts) + "}"
+        return eval(source, env)
+
+    def _expr(self, access: str, hint: Any, env: dict[str, Any], depth: int) -> str:
+        """Python source converting `access` given its annotation (generic when unsure)."""
+        if _is_scalar(hint):
+            return access
+        if isinstance(hint, type) and issubclass(hint, self._coded):
+            return f"{access}.code"
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+            key = f"c_{hint.__name__}_{id(hint)}"
+            converter = self._converters.get(hint)
+            if converter is None:
+                converter = self._converters[hint] = self.dataclass_converter(hint)
+            env[key] = converter
+            return f"{key}({access})"
+        args = typing.get_args(hint)
+        origin = typing.get_origin(hint)
+        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+            item = f"i{depth}"
+            inner = self._expr(item, args[0], env, depth + 1)
+            return f"list({access})" if inner == item else f"[{inner} for {item} in {access}]"
+        if origin in (types.UnionType, typing.Union) and len(args) == 2 and type(None) in args:
+            other = args[0] if args[1] is type(None) else args[1]
+            inner = self._expr(access, other, env, depth)
+            return access if inner == access else f"(None if {access} is None else {inner})"
+        return f"fw({access})"
+
+    def view_converter(self, view_cls: type) -> _Converter:
+        """A converter of `view_cls` whose non-scalar fields go through a memo (`ViewMemo`)."""
+        hints = typing.get_type_hints(view_cls)
+        overrides = {
+            f.name: f"sh({f.name!r}, v.{f.name})"
+            for f in dataclasses.fields(view_cls)
+            if not _is_scalar(hints.get(f.name, Any))
+        }
+        return self.dataclass_converter(view_cls, overrides)
+
+
+class ViewMemo:
+    """Converts the views of one room. Each non-scalar field's latest value and its
+    conversion are kept and reused when the next view's value is the same object or equal
+    (discard, history, scores… change rarely). The data returned shares those parts: never
+    modify it."""
+
+    __slots__ = ("_convert", "_encode", "_memo")
+
+    def __init__(self, encoder: FastEncoder, convert: _Converter) -> None:
+        self._encode = encoder.encode
+        self._convert = convert
+        self._memo: dict[str, tuple[Any, Any]] = {}
+
+    def _memoized(self, name: str, value: Any) -> Any:
+        cached = self._memo.get(name)
+        if cached is not None and (cached[0] is value or cached[0] == value):
+            return cached[1]
+        data = self._encode(value)
+        self._memo[name] = (value, data)
+        return data
+
+    def view(self, view: Any) -> dict[str, Any]:
+        data: dict[str, Any] = self._convert(view, self._memoized)
+        return data

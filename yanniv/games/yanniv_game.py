@@ -1,0 +1,183 @@
+"""YANNIV as a platform game: the rule book `003_…txt`, its settings, codec and bots.
+
+Everything here delegates: the rules are `yanniv.engine`, the messages `yanniv_codec`, the
+computer players `yanniv.bots`. This module only says how the platform reaches them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from yanniv.bots import LEVELS, choose_action, human_delay, make_bot
+from yanniv.bots.base import Bot
+from yanniv.engine import MatchConfig, MatchState, apply, legal_actions, redact, start_match, view
+from yanniv.engine.actions import Action
+from yanniv.engine.errors import IllegalActionError
+from yanniv.engine.events import Event
+from yanniv.engine.ruleset import LEGACY_YANNIV, RULES_VERSION, YANNIV, Ruleset, ruleset_from_dict
+from yanniv.engine.view import MatchView
+from yanniv.games import yanniv_codec, yanniv_schema
+from yanniv.games.base import (
+    BotLevel,
+    DecodedAction,
+    Game,
+    GameSettings,
+    MancheOutcome,
+    MatchOutcome,
+    setting,
+)
+from yanniv.games.fast_json import ViewMemo
+from yanniv.policies import default_action
+
+#: Rules versions a stored match may carry, and the rules each stands for beyond its
+#: stored options. "yanniv-1": every match stored before rules were stored with matches
+#: (optional powers, the old last lap); the migration gives them this version.
+_LEGACY_VERSION = "yanniv-1"
+
+
+class YannivSettings(GameSettings):
+    """What the host of a YANNIV room chooses for the rules."""
+
+    manches: int = setting(6, fr="Nombre de manches", en="Number of rounds",
+                           ge=YANNIV.min_manches, le=YANNIV.max_manches)
+    mandatory_powers: bool = setting(
+        YANNIV.mandatory_powers, fr="Pouvoirs obligatoires", en="Powers are mandatory")
+    play_taken_discard: bool = setting(
+        YANNIV.play_taken_discard,
+        fr="Poser aussitôt une carte reprise dans la défausse",
+        en="Put down at once a card taken from the discard")
+
+
+class YannivGame(Game):
+    id: ClassVar[str] = "yanniv"
+    name_fr: ClassVar[str] = "YANNIV"
+    name_en: ClassVar[str] = "YANNIV"
+    min_seats: ClassVar[int] = YANNIV.min_seats
+    max_seats: ClassVar[int] = YANNIV.max_seats
+    rules_version: ClassVar[str] = RULES_VERSION
+    settings_model: ClassVar[type[GameSettings]] = YannivSettings
+    illegal_error: ClassVar[type[Exception]] = IllegalActionError
+    bot_levels: ClassVar[tuple[BotLevel, ...]] = (
+        BotLevel("facile", "facile", "easy", 0),
+        BotLevel("moyen", "moyen", "medium", 1),
+        BotLevel("difficile", "difficile", "hard", 2),
+    )
+
+    # ---------------------------------------------------------------- settings and rules
+
+    def ruleset(self, settings: GameSettings) -> Ruleset:
+        assert isinstance(settings, YannivSettings)
+        return Ruleset(mandatory_powers=settings.mandatory_powers,
+                       play_taken_discard=settings.play_taken_discard)
+
+    def limits(self, settings: GameSettings) -> dict[str, Any]:
+        rules = self.ruleset(settings)
+        return {
+            "hand_size": rules.hand_size, "call_limit": rules.call_limit,
+            "jack_reach": rules.jack_reach, "winner_bonus": rules.winner_bonus,
+            "power_ranks": sorted(rules.power_ranks),
+            "min_seats": rules.min_seats, "max_seats": rules.max_seats,
+            "min_manches": rules.min_manches, "max_manches": rules.max_manches,
+        }
+
+    def match_config(self, settings: GameSettings, seats: int,
+                     first_player: int | None) -> MatchConfig:
+        assert isinstance(settings, YannivSettings)
+        return MatchConfig(seats=seats, manches=settings.manches, first_player=first_player,
+                           rules=self.ruleset(settings))
+
+    def config_to_data(self, config: Any) -> dict[str, Any]:
+        assert isinstance(config, MatchConfig)
+        return {"seats": config.seats, "manches": config.manches,
+                "first_player": config.first_player, "rules": config.rules.to_dict()}
+
+    def config_from_data(self, data: Mapping[str, Any], rules_version: str) -> MatchConfig:
+        if rules_version not in (_LEGACY_VERSION, RULES_VERSION):
+            raise ValueError(f"unknown YANNIV rules version {rules_version!r}")
+        stored = data.get("rules")
+        if stored is None:
+            rules = LEGACY_YANNIV if rules_version == _LEGACY_VERSION else YANNIV
+        else:
+            rules = ruleset_from_dict(dict(stored))
+        return MatchConfig(seats=data["seats"], manches=data["manches"],
+                           first_player=data.get("first_player"), rules=rules)
+
+    # ---------------------------------------------------------------- a match
+
+    def new_match(self, config: Any, seed: str) -> tuple[MatchState, tuple[Event, ...]]:
+        return start_match(config, seed)
+
+    def to_act(self, state: MatchState) -> int | None:
+        return state.to_act
+
+    def step(self, state: MatchState) -> int:
+        return state.step
+
+    def is_over(self, state: MatchState) -> bool:
+        return state.finished
+
+    def legal_actions(self, state: MatchState) -> tuple[Action, ...]:
+        return legal_actions(state)
+
+    def apply(self, state: MatchState, action: Action) -> tuple[MatchState, tuple[Event, ...]]:
+        return apply(state, action)
+
+    def view(self, state: MatchState, seat: int | None,
+             show_known_cards: bool = True) -> MatchView:
+        return view(state, seat, show_known_cards)
+
+    def redact(self, event: Event, seat: int | None) -> Event:
+        return redact(event, seat)
+
+    def default_action(self, state: MatchState) -> Action:
+        return default_action(state)
+
+    def outcome(self, state: MatchState) -> MatchOutcome | None:
+        if not state.finished:
+            return None
+        manches = tuple(
+            MancheOutcome(
+                number=r.manche, tiebreak=r.tiebreak, participants=tuple(r.participants),
+                caller=r.caller,
+                caller_won=None if r.caller is None else r.winner == r.caller,
+                winner=r.winner, points=tuple(r.points), deltas=tuple(r.deltas),
+            )
+            for r in state.manche_history
+        )
+        return MatchOutcome(totals=tuple(state.scores), ranking=tuple(state.ranking),
+                            manches=manches, lower_wins=True)
+
+    # ---------------------------------------------------------------- the codec
+
+    def decode_action(self, data: Any) -> DecodedAction:
+        return yanniv_codec.decode_action(data)
+
+    def encode_action(self, action: Action) -> dict[str, Any]:
+        return yanniv_codec.encode_action(action)
+
+    def view_encoder(self) -> ViewMemo:
+        return yanniv_codec.view_memo()
+
+    def encode_events(self, events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:
+        return yanniv_codec.encode_events(events, seat)
+
+    def protocol_schemas(self) -> dict[str, Any]:
+        return yanniv_schema.protocol_defs()
+
+    # ---------------------------------------------------------------- computer players
+
+    def make_bot(self, level: str, seat: int, seed: str) -> Bot:
+        if level not in LEVELS:
+            raise KeyError(level)
+        return make_bot(level, seat, seed)
+
+    def bot_decide(self, bot: Any, view: MatchView) -> Action:
+        return choose_action(bot.level, view, bot)
+
+    def bot_delay(self, view: MatchView, rng: random.Random) -> float:
+        return human_delay(view, rng)
+
+
+GAME = YannivGame()
