@@ -9,6 +9,7 @@ through indexes on (profile, finished_at) and the match id.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -115,6 +116,10 @@ class FinishedMatchRow(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     room_code: Mapped[str] = mapped_column(String(16))
     seed: Mapped[str] = mapped_column(String(64))
+    #: Its game, rules code version and config (`Game.config_to_data`), to replay `actions`.
+    game: Mapped[str] = mapped_column(String(32))
+    rules_version: Mapped[str] = mapped_column(String(32))
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     seats: Mapped[int] = mapped_column(SmallInteger)

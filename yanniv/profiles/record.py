@@ -90,23 +90,8 @@ def check_pseudo(session: Session, pseudo: str, owner_secret: str | None) -> str
 
 
 def played_seats(match: FinishedMatch) -> list[frozenset[int]]:
-    """Seats that took part in each manche.
-
-    Every seat plays a normal manche; a tiebreak is played by the seats tied for the lead
-    just before it (the rule book: "Égalité en tête : manche de départage").
-    """
-    seats = len(match.players)
-    totals = [0] * seats
-    result: list[frozenset[int]] = []
-    for manche in match.manches:
-        if manche.tiebreak:
-            best = min(totals)
-            result.append(frozenset(s for s in range(seats) if totals[s] == best))
-        else:
-            result.append(frozenset(range(seats)))
-        for s in range(seats):
-            totals[s] += manche.deltas[s]
-    return result
+    """Seats that took part in each manche, as the game's result recorded them."""
+    return [frozenset(manche.participants) for manche in match.manches]
 
 
 def match_ranks(match: FinishedMatch) -> dict[int, int]:
@@ -215,6 +200,9 @@ def record_finished_match(session: Session, match: FinishedMatch) -> int:
     row = FinishedMatchRow(
         room_code=match.room_code,
         seed=str(match.seed),
+        game=match.game,
+        rules_version=match.rules_version,
+        config=match.config,
         started_at=match.started_at,
         finished_at=match.finished_at,
         seats=len(match.players),

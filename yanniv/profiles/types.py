@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,12 +27,19 @@ class FinishedManche:
     winner: int | None
     points: tuple[int, ...]
     deltas: tuple[int, ...]
+    #: Seats that played it, as the game's result says (a tiebreak leaves some out).
+    participants: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FinishedMatch:
     room_code: str
     seed: str
+    #: What the match was: its game id, rules code version and config (`Game.config_to_data`),
+    #: so that `actions` replay under exactly its rules.
+    game: str
+    rules_version: str
+    config: dict[str, Any]
     started_at: datetime
     finished_at: datetime
     players: tuple[FinishedPlayer, ...]

@@ -29,6 +29,8 @@ class RoomRow(Base):
     __tablename__ = "rooms"
 
     code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    #: The registered game the room plays (`yanniv.games.GAMES`).
+    game: Mapped[str] = mapped_column(String(32))
     public: Mapped[bool] = mapped_column(Boolean, default=False)
     #: waiting | playing | finished | closed (only computer players were left; never reloaded)
     status: Mapped[str] = mapped_column(String(16), index=True)
@@ -68,6 +70,11 @@ class RoomMatchRow(Base):
         ForeignKey("rooms.code", ondelete="CASCADE"), index=True
     )
     seed: Mapped[str] = mapped_column(String(64))
+    #: What the match is: its game, the rules code version and the game's config (ruleset
+    #: included, `Game.config_to_data`). Restore and replay use exactly these.
+    game: Mapped[str] = mapped_column(String(32))
+    rules_version: Mapped[str] = mapped_column(String(32))
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[int] = mapped_column(Integer)
     manches: Mapped[int] = mapped_column(Integer)
     first_player: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -15,7 +15,6 @@ from typing import Any, Literal
 import orjson
 
 from yanniv.bots import Bot
-from yanniv.engine import MatchConfig, MatchState
 from yanniv.engine.events import Event
 from yanniv.games import DEFAULT_GAME, Game, get_game
 from yanniv.profiles.identity import hash_secret
@@ -63,8 +62,10 @@ class LiveMatch:
 
     id: int
     seed: str
-    config: MatchConfig
-    state: MatchState
+    #: The game's config (ruleset included) and the rules code version it was stored with.
+    config: Any
+    state: Any
+    rules_version: str
     pseudos: list[str]
     started_at: datetime
     deadline_ms: int | None = None

@@ -434,6 +434,9 @@ class Rooms:
 
     def _finished_match(self, room: Room, match: LiveMatch, state: Any,
                         actions: list[dict[str, Any]], finished_at: datetime) -> FinishedMatch:
+        game = room.game
+        outcome = game.outcome(state)
+        assert outcome is not None, "only a finished match is recorded"
         by_seat = {s.seat: s for s in room.seats}
         players = tuple(
             FinishedPlayer(
@@ -446,16 +449,17 @@ class Rooms:
         )
         manches = tuple(
             FinishedManche(
-                number=r.manche, tiebreak=r.tiebreak, caller=r.caller,
-                caller_won=None if r.caller is None else r.winner == r.caller,
-                winner=r.winner, points=tuple(r.points), deltas=tuple(r.deltas),
+                number=m.number, tiebreak=m.tiebreak, caller=m.caller, caller_won=m.caller_won,
+                winner=m.winner, points=m.points, deltas=m.deltas, participants=m.participants,
             )
-            for r in state.manche_history
+            for m in outcome.manches
         )
         return FinishedMatch(
-            room_code=room.code, seed=match.seed, started_at=match.started_at,
-            finished_at=finished_at, players=players, manches=manches,
-            totals=tuple(state.scores), ranking=tuple(state.ranking), actions=tuple(actions),
+            room_code=room.code, seed=match.seed, game=game.id,
+            rules_version=match.rules_version, config=game.config_to_data(match.config),
+            started_at=match.started_at, finished_at=finished_at, players=players,
+            manches=manches, totals=outcome.totals, ranking=outcome.ranking,
+            actions=tuple(actions),
         )
 
     async def _on_deadline(self, room: Room, step: int) -> None:
