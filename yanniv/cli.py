@@ -37,8 +37,9 @@ def _build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--workers", type=int, default=2)
     tour.add_argument("--json", action="store_true", help="print the figures as JSON")
 
-    schema = sub.add_parser("schema", help="write docs/protocol.schema.json from the code")
+    schema = sub.add_parser("schema", help="write docs/protocol*.schema.json from the code")
     schema.add_argument("--output", default=None, help="where to write (default: docs/)")
+    schema.add_argument("--game", default=None, help="one game's schema (default: every game)")
     schema.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if the file is not up to date")
     return parser
@@ -74,15 +75,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "schema":
         from pathlib import Path
 
-        from yanniv.server.protocol_schema import SCHEMA_PATH, write_schema
+        from yanniv.games import GAMES, get_game
+        from yanniv.server.protocol_schema import schema_path, write_schema
 
-        path = Path(args.output) if args.output else SCHEMA_PATH
-        current = write_schema(path, check=args.check)
-        if args.check and not current:
-            sys.stderr.write(f"{path} is out of date: run `yanniv schema`\n")
-            return 1
-        sys.stdout.write(f"{path}: {'up to date' if current else 'written'}\n")
-        return 0
+        games = [get_game(args.game)] if args.game else list(GAMES.values())
+        stale = 0
+        for game in games:
+            path = Path(args.output) if args.output else schema_path(game)
+            current = write_schema(path, check=args.check, game=game)
+            if args.check and not current:
+                sys.stderr.write(f"{path} is out of date: run `yanniv schema`\n")
+                stale += 1
+            else:
+                sys.stdout.write(f"{path}: {'up to date' if current else 'written'}\n")
+        return 1 if stale else 0
     return 2
 
 

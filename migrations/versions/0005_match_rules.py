@@ -47,16 +47,19 @@ _finished = sa.table(
 
 
 def upgrade() -> None:
+    # Plain ADD COLUMNs, never a batch rebuild: on SQLite a rebuilt `rooms` or `room_matches`
+    # is dropped and recreated, and the drop would cascade to seats and action logs. Hence
+    # server defaults (SQLite adds a NOT NULL column only with one); the code always writes
+    # all three, the defaults only ever served the rows that existed before this revision.
     for table in ("room_matches", "finished_matches"):
-        with op.batch_alter_table(table) as batch:
-            batch.add_column(sa.Column("game", sa.String(32), nullable=False,
+        op.add_column(table, sa.Column("game", sa.String(32), nullable=False,
                                        server_default="yanniv"))
-            batch.add_column(sa.Column("rules_version", sa.String(32), nullable=False,
+        op.add_column(table, sa.Column("rules_version", sa.String(32), nullable=False,
                                        server_default=_LEGACY_VERSION))
-            batch.add_column(sa.Column("config", sa.JSON, nullable=True))
-    with op.batch_alter_table("rooms") as batch:
-        batch.add_column(sa.Column("game", sa.String(32), nullable=False,
-                                   server_default="yanniv"))
+        op.add_column(table, sa.Column("config", sa.JSON, nullable=False,
+                                       server_default=sa.text("'{}'")))
+    op.add_column("rooms", sa.Column("game", sa.String(32), nullable=False,
+                                     server_default="yanniv"))
     conn = op.get_bind()
     recorded: dict[int, dict] = {}
     rows = conn.execute(sa.select(_matches.c.id, _matches.c.seats, _matches.c.manches,
@@ -74,21 +77,10 @@ def upgrade() -> None:
         config = recorded.get(row_id) or {"seats": seats, "manches": manches,
                                           "first_player": None, "rules": _LEGACY_RULES}
         conn.execute(_finished.update().where(_finished.c.id == row_id).values(config=config))
-    # New rows always give all three; the server defaults only served the existing ones.
-    for table in ("room_matches", "finished_matches"):
-        with op.batch_alter_table(table) as batch:
-            batch.alter_column("rules_version", server_default=None)
-            batch.alter_column("game", server_default=None)
-            batch.alter_column("config", existing_type=sa.JSON, nullable=False)
-    with op.batch_alter_table("rooms") as batch:
-        batch.alter_column("game", server_default=None)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rooms") as batch:
-        batch.drop_column("game")
+    op.drop_column("rooms", "game")
     for table in ("room_matches", "finished_matches"):
-        with op.batch_alter_table(table) as batch:
-            batch.drop_column("config")
-            batch.drop_column("rules_version")
-            batch.drop_column("game")
+        for column in ("config", "rules_version", "game"):
+            op.drop_column(table, column)

@@ -14,11 +14,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.oracle.wire_oracle import to_wire
 from yanniv.engine import DECK, MatchConfig, apply, legal_actions, new_match, view
 from yanniv.engine.events import redact
 from yanniv.engine.state import MatchState
 from yanniv.policies import greedy
-from tests.oracle.wire_oracle import to_wire
 
 MAX_ACTIONS = 20_000
 CODES = {card.code for card in DECK}

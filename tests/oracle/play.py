@@ -53,8 +53,8 @@ class Step:
 def engine_match(seed: int, seats: int, manches: int, max_actions: int = 20_000) -> Iterator[Step]:
     """Play one match through the engine, encoding every recipient's message with the server's
     own encoders (what a socket would carry)."""
-    from yanniv.engine import MatchConfig, apply, legal_actions, start_match, view
     from tests.oracle.wire_oracle import to_wire
+    from yanniv.engine import MatchConfig, apply, legal_actions, start_match, view
     from yanniv.games import get_game
 
     game = get_game("yanniv")

@@ -154,8 +154,8 @@ _frames: dict[str, dict[int | None, list[dict[str, Any]]]] = {}
 def _replay(app: Any, code: str) -> tuple[int, list[tuple[Truth, Truth, list[dict[str, Any]]]]]:
     """The truth of a room's match: (before, after, unredacted events) per step, from its seed
     and action log (what the server persists)."""
-    from yanniv.engine import apply, start_match
     from tests.oracle.wire_oracle import to_wire
+    from yanniv.engine import apply, start_match
     from yanniv.games import get_game
 
     match = app.state.rooms.get(code).match

@@ -20,8 +20,17 @@ def manche(
     points: tuple[int, ...],
     deltas: tuple[int, ...],
     tiebreak: bool = False,
+    participants: tuple[int, ...] | None = None,
 ) -> FinishedManche:
-    return FinishedManche(number, tiebreak, caller, caller_won, winner, points, deltas)
+    """A manche; every seat took part unless `participants` says otherwise."""
+    played = tuple(range(len(points))) if participants is None else participants
+    return FinishedManche(number, tiebreak, caller, caller_won, winner, points, deltas, played)
+
+
+def yanniv_config(seats: int, manches: int) -> dict[str, object]:
+    """A stored YANNIV config (`Game.config_to_data`) for a scripted match."""
+    return {"seats": seats, "manches": manches, "first_player": None,
+            "rules": {"mandatory_powers": True, "play_taken_discard": False}}
 
 
 def match(
@@ -40,6 +49,9 @@ def match(
     return FinishedMatch(
         room_code=f"R{n}",
         seed=str(n),
+        game="yanniv",
+        rules_version="yanniv-2",
+        config=yanniv_config(len(players), len(manches)),
         started_at=T0 + timedelta(hours=n),
         finished_at=T0 + timedelta(hours=n, minutes=30),
         players=seats,

@@ -1,5 +1,6 @@
-"""Real engine matches (greedy policies), recorded as the server builds them: the stored score
-sheet, the inferred tiebreak participants and the counters agree with the engine's own result."""
+"""Real engine matches (greedy policies), recorded as the server builds them (from the game's
+outcome): the stored score sheet, the tiebreak participants and the counters agree with the
+engine's own result, and a tiebreak's participants are the seats tied for the lead."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
+from tests.profiles.scripted import yanniv_config
 from yanniv.engine import MatchConfig, apply, new_match
+from yanniv.games import get_game
 from yanniv.policies import default_action
 from yanniv.profiles.identity import hash_secret
 from yanniv.profiles.record import played_seats, record_finished_match
@@ -22,9 +25,14 @@ def play(seats: int, seed: str) -> tuple[FinishedMatch, object]:
     while not state.finished:
         state, _ = apply(state, default_action(state))
     now = datetime.now(UTC)
+    outcome = get_game("yanniv").outcome(state)
+    assert outcome is not None
     finished = FinishedMatch(
         room_code="ENG",
         seed=seed,
+        game="yanniv",
+        rules_version="yanniv-2",
+        config=yanniv_config(seats, 3),
         started_at=now,
         finished_at=now,
         players=tuple(
@@ -32,16 +40,9 @@ def play(seats: int, seed: str) -> tuple[FinishedMatch, object]:
             for s in range(seats)
         ),
         manches=tuple(
-            FinishedManche(
-                number=r.manche,
-                tiebreak=r.tiebreak,
-                caller=r.caller,
-                caller_won=None if r.caller is None else r.winner == r.caller,
-                winner=r.winner,
-                points=tuple(r.points),
-                deltas=tuple(r.deltas),
-            )
-            for r in state.manche_history
+            FinishedManche(m.number, m.tiebreak, m.caller, m.caller_won, m.winner, m.points,
+                           m.deltas, m.participants)
+            for m in outcome.manches
         ),
         totals=tuple(state.scores),
         ranking=tuple(state.ranking),
@@ -58,10 +59,15 @@ def test_engine_matches_round_trip(session: Session) -> None:
     for seats, seed in games:
         finished, state = play(seats, seed)
         tiebreaks += any(m.tiebreak for m in finished.manches)
-        # Tiebreak participants inferred from running totals match the engine's.
-        assert [set(p) for p in played_seats(finished)] == [
-            set(r.participants) for r in state.manche_history
-        ]
+        # A tiebreak is played by the seats tied for the lead just before it (the rule
+        # book: "Égalité en tête : manche de départage"), counted here from the deltas.
+        totals = [0] * seats
+        for manche, played_now in zip(finished.manches, played_seats(finished), strict=True):
+            best = min(totals)
+            expected = ({s for s in range(seats) if totals[s] == best} if manche.tiebreak
+                        else set(range(seats)))
+            assert set(played_now) == expected
+            totals = [t + d for t, d in zip(totals, manche.deltas, strict=True)]
         match_id = record_finished_match(session, finished)
         session.commit()
         detail = match_detail(session, match_id)

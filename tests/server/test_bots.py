@@ -14,10 +14,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-import yanniv.server.bots as server_bots
-from yanniv.engine import view as engine_view
-from yanniv.server.protocol import SERVER_MESSAGE
 from tests.oracle.wire_oracle import to_wire
+from yanniv.engine import view as engine_view
+from yanniv.games import get_game
+from yanniv.server.protocol import SERVER_MESSAGE
 
 FAST = {"bot_delay_scale": 0.0}
 PAST_RESULTS = frozenset({"history", "last_result"})
@@ -104,9 +104,11 @@ def test_human_plays_a_match_against_bots(app_factory: Callable[..., FastAPI], p
     """A complete match; every bot decision saw exactly its own seat's view, nothing more."""
     app = app_factory(**FAST)
     seen: list[dict[str, Any]] = []
-    real = server_bots.choose_action
+    game_cls = type(get_game("yanniv"))
+    real = game_cls.bot_decide
 
-    def recording(level: str, view: Any, memory: Any) -> Any:
+    def recording(self: Any, memory: Any, view: Any) -> Any:
+        level = memory.level
         # Runs in the worker thread: record now, assert in the test (errors here are caught).
         room = next(iter(app.state.rooms.rooms.values()))
         state = room.match.state  # the room cannot move while its bot must decide
@@ -121,9 +123,9 @@ def test_human_plays_a_match_against_bots(app_factory: Callable[..., FastAPI], p
             # (past manches' results show hands that were since reshuffled)
             "leaked": hidden & card_codes_of(to_wire(view), PAST_RESULTS),
         })
-        return real(level, view, memory)
+        return real(self, memory, view)
 
-    monkeypatch.setattr(server_bots, "choose_action", recording)
+    monkeypatch.setattr(game_cls, "bot_decide", recording)
     records: list[Any] = []
     import yanniv.profiles.record as record
 

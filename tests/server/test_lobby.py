@@ -76,8 +76,9 @@ def test_host_settings_remove_start_rematch(client: TestClient, player_cls: Any)
         "log_visible": False, "timer_seconds": 30})
     assert patched.status_code == 200, patched.text
     assert patched.json()["settings"] == {
-        "public": True, "manches": 1, "first_player": 2, "show_known_cards": False,
-        "log_visible": False, "timer_seconds": 30}
+        "game": "yanniv", "public": True, "manches": 1, "first_player": 2,
+        "show_known_cards": False, "log_visible": False, "timer_seconds": 30,
+        "mandatory_powers": True, "play_taken_discard": False}
     with client.websocket_connect(f"/ws/{code}?token={bob['token']}") as bob_ws:
         assert bob_ws.receive_json()["type"] == "state"
         removed = client.delete(f"/api/rooms/{code}/seats/1", headers=headers)

@@ -85,7 +85,8 @@ def _interrupted_match(app_factory: Callable[..., FastAPI], url: str, table_cls:
     assert state.finished
     assert list(state.scores) == final["view"]["scores"]
     assert list(state.ranking) == final["view"]["ranking"]
-    assert get_game("yanniv").view_encoder().view(view(state, 0)) == table.players[0].last_state["view"]
+    encoded = get_game("yanniv").view_encoder().view(view(state, 0))
+    assert encoded == table.players[0].last_state["view"]
 
 
 def test_restart_sqlite(app_factory: Callable[..., FastAPI], sqlite_url: str, table_cls: Any,

@@ -14,9 +14,9 @@ from typing import Any
 from fastapi import FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
 
 from yanniv.engine import IllegalActionError, MatchConfig, apply, new_match, view
-from yanniv.webapp.pages import mount_static, router
 from yanniv.games import get_game
 from yanniv.games.base import WireError
+from yanniv.webapp.pages import mount_static, router
 
 GAME = get_game("yanniv")
 

@@ -84,16 +84,18 @@ def _no_emoji(page: Any, where: str) -> None:
 
 def _record_finished_match(app: Any, pseudo: str) -> None:
     """A finished match won by `pseudo`, so that its profile lists it (with the winner mark)."""
+    from tests.profiles.scripted import yanniv_config
     from yanniv.profiles.identity import hash_secret
     from yanniv.profiles.record import record_finished_match
     from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
 
     t0 = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
     match = FinishedMatch(
-        room_code="ICONS", seed="icons", started_at=t0, finished_at=t0 + timedelta(minutes=20),
+        room_code="ICONS", seed="icons", game="yanniv", rules_version="yanniv-2",
+        config=yanniv_config(2, 1), started_at=t0, finished_at=t0 + timedelta(minutes=20),
         players=(FinishedPlayer(0, pseudo, hash_secret("secret-of-icones-0123")),
                  FinishedPlayer(1, "Rival", hash_secret("secret-of-rival-01234"))),
-        manches=(FinishedManche(1, False, 0, True, 0, (2, 17), (-5, 17)),),
+        manches=(FinishedManche(1, False, 0, True, 0, (2, 17), (-5, 17), (0, 1)),),
         totals=(-5, 17), ranking=(0, 1))
     with app.state.db.sessions.begin() as session:
         record_finished_match(session, match)

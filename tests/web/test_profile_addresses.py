@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.profiles.scripted import yanniv_config
 from yanniv.profiles.identity import hash_secret
 from yanniv.profiles.record import record_finished_match
 from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
@@ -41,9 +42,10 @@ def recorded(live_server: Any) -> list[tuple[str, str]]:
         for i, (pseudo, _page) in enumerate(PROFILES):
             players = (FinishedPlayer(0, pseudo, hash_secret(secret_of(i))),
                        FinishedPlayer(1, "Robot", None, True))
-            manche = FinishedManche(1, False, 0, True, 0, (1, 9), (-5, 9))
+            manche = FinishedManche(1, False, 0, True, 0, (1, 9), (-5, 9), (0, 1))
             record_finished_match(s, FinishedMatch(
-                room_code=f"WEBP{i}", seed=str(i), started_at=when, finished_at=when,
+                room_code=f"WEBP{i}", seed=str(i), game="yanniv", rules_version="yanniv-2",
+                config=yanniv_config(2, 1), started_at=when, finished_at=when,
                 players=players, manches=(manche,), totals=(-5, 9), ranking=(0, 1),
             ))
     return PROFILES

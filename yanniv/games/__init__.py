@@ -13,6 +13,8 @@ from yanniv.games.yanniv_game import GAME as YANNIV_GAME
 GAMES: dict[str, Game] = {game.id: game for game in (YANNIV_GAME,)}
 #: The game a room plays when its creator does not say.
 DEFAULT_GAME = YANNIV_GAME.id
+#: The most seats any game has (the server sizes its per-room socket caps on it).
+MOST_SEATS = max(game.max_seats for game in GAMES.values())
 
 
 class UnknownGameError(KeyError):
@@ -27,4 +29,4 @@ def get_game(game_id: str) -> Game:
         raise UnknownGameError(f"unknown game {game_id!r}; choose from {sorted(GAMES)}") from None
 
 
-__all__ = ["DEFAULT_GAME", "GAMES", "Game", "UnknownGameError", "get_game"]
+__all__ = ["DEFAULT_GAME", "GAMES", "MOST_SEATS", "Game", "UnknownGameError", "get_game"]

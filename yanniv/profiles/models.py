@@ -117,9 +117,10 @@ class FinishedMatchRow(Base):
     room_code: Mapped[str] = mapped_column(String(16))
     seed: Mapped[str] = mapped_column(String(64))
     #: Its game, rules code version and config (`Game.config_to_data`), to replay `actions`.
-    game: Mapped[str] = mapped_column(String(32))
-    rules_version: Mapped[str] = mapped_column(String(32))
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: (Server defaults: see migration 0005; the server always writes all three.)
+    game: Mapped[str] = mapped_column(String(32), server_default="yanniv")
+    rules_version: Mapped[str] = mapped_column(String(32), server_default="yanniv-1")
+    config: Mapped[dict[str, Any]] = mapped_column(JSON, server_default=text("'{}'"))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     seats: Mapped[int] = mapped_column(SmallInteger)

@@ -17,7 +17,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from yanniv.db.session import Database
-from yanniv.server import http_rooms, ws
+from yanniv.server import http_games, http_rooms, ws
 from yanniv.server.errors import GameError, game_error, validation_detail
 from yanniv.server.limits import BodyLimitMiddleware
 from yanniv.server.owner import OwnerCookieMiddleware
@@ -127,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list())
     app.include_router(http_rooms.router)
+    app.include_router(http_games.router)
     app.include_router(ws.router)
     _include_other_parts(app)
     return app

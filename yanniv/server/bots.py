@@ -11,12 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from yanniv.bots import LEVELS, choose_action, human_delay, make_bot
-from yanniv.engine import redact, view
-from yanniv.engine.actions import Action
-from yanniv.engine.events import Event
 from yanniv.server.pseudos import bot_name
 from yanniv.server.timers import RoomAlarms
 
@@ -25,12 +21,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-BOT_LEVELS = tuple(LEVELS)
 #: Seconds before a failed bot move (database trouble) is tried again.
 RETRY_SECONDS = 2.0
 
 #: (room, seat, room version decided on, action) → applied or refused by the room.
-PlayFn = Callable[["Room", "Seat", int, Action], Awaitable[None]]
+PlayFn = Callable[["Room", "Seat", int, Any], Awaitable[None]]
 
 
 def bot_pseudo(level: str, taken: Iterable[str]) -> str:
@@ -45,15 +40,15 @@ def bot_pseudo(level: str, taken: Iterable[str]) -> str:
         number += 1
 
 
-def new_memories(room: Room, seed: str, events: Iterable[Event]) -> None:
+def new_memories(room: Room, seed: str, events: Iterable[Any]) -> None:
     """Fresh memory for every bot seat at the start of a match, fed the deal's events."""
     for seat in room.bot_seats():
         assert seat.bot_level is not None
-        seat.bot = make_bot(seat.bot_level, seat.seat, seed)
+        seat.bot = room.game.make_bot(seat.bot_level, seat.seat, seed)
     observe(room, events)
 
 
-def observe(room: Room, events: Iterable[Event]) -> None:
+def observe(room: Room, events: Iterable[Any]) -> None:
     """Each bot remembers the change as its own seat received it (redacted, like a human)."""
     bots = [s for s in room.bot_seats() if s.bot is not None]
     if not bots:
@@ -61,7 +56,7 @@ def observe(room: Room, events: Iterable[Event]) -> None:
     events = tuple(events)
     for seat in bots:
         assert seat.bot is not None
-        seat.bot.observe([redact(event, seat.seat) for event in events])
+        seat.bot.observe([room.game.redact(event, seat.seat) for event in events])
 
 
 class BotTurns(RoomAlarms):
@@ -76,23 +71,25 @@ class BotTurns(RoomAlarms):
         """If a bot seat must decide now, decide after a human-like delay; else do nothing."""
         self.cancel(room)
         match = room.match
-        if room.status != "playing" or match is None or match.state.finished:
+        game = room.game
+        if room.status != "playing" or match is None or game.is_over(match.state):
             return
-        to_act = match.state.to_act
+        to_act = game.to_act(match.state)
         seat = None if to_act is None else room.seat_at(to_act)
         if seat is None or not seat.is_bot:
             return
-        seen = view(match.state, seat.seat)  # what a person in this seat would be sent
+        seen = game.view(match.state, seat.seat)  # what a person in this seat would be sent
         if delay is None:
-            delay = human_delay(seen) * self.delay_scale
+            delay = game.bot_delay(seen, None) * self.delay_scale
         version = room.version
         self._set(room, delay, lambda: self._decide(room, seat, seen, version))
 
     async def _decide(self, room: Room, seat: Seat, seen: object, version: int) -> None:
         assert seat.bot_level is not None
         try:
-            action = await asyncio.to_thread(choose_action, seat.bot_level, seen, seat.bot)
+            action = await asyncio.to_thread(room.game.bot_decide, seat.bot, seen)
         except Exception:  # a bot bug must not stall the room: its first legal action
             log.exception("room %s: bot of seat %d failed to decide", room.code, seat.seat)
-            action = seen.legal_actions[0]  # type: ignore[attr-defined]
+            assert room.match is not None
+            action = room.game.legal_actions(room.match.state)[0]
         await self.play(room, seat, version, action)

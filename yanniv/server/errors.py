@@ -48,7 +48,13 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "This pseudo looks too much like that of “{detail}”, already in this room: "
         "choose another one.",
     ),
-    "room_full": (409, "La salle est complète (4 joueurs).", "The room is full (4 players)."),
+    "room_full": (409, "La salle est complète.", "The room is full."),
+    "too_many_for_game": (
+        409,
+        "Ce jeu se joue à {detail} au plus : retirez d'abord des joueurs.",
+        "This game is played by {detail} at most: remove players first.",
+    ),
+    "unknown_game": (422, "Jeu inconnu : « {detail} ».", "Unknown game: “{detail}”."),
     "room_started": (
         409,
         "La partie a déjà commencé dans cette salle.",

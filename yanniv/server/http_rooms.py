@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, Body
 
+from yanniv.games import GAMES
 from yanniv.server.codes import normalize_code
 from yanniv.server.deps import ClientIp, CodeLimiterDep, OwnerSecret, RoomsDep, SeatToken
 from yanniv.server.errors import game_error
@@ -57,7 +58,9 @@ def require_seat(room: Room, token: str | None) -> Seat:
 
 @router.post("", status_code=201)
 async def create_room(body: CreateRoomIn, rooms: RoomsDep, owner: OwnerSecret) -> SeatGranted:
-    room, seat, token = await rooms.create(body.pseudo, body.public, owner)
+    if body.game not in GAMES:
+        raise game_error("unknown_game", body.game)
+    room, seat, token = await rooms.create(body.pseudo, body.public, owner, GAMES[body.game])
     return SeatGranted.model_validate(
         {"code": room.code, "seat": seat.seat, "token": token, "room": room.summary(seat.seat)}
     )

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -29,8 +30,9 @@ class RoomRow(Base):
     __tablename__ = "rooms"
 
     code: Mapped[str] = mapped_column(String(12), primary_key=True)
-    #: The registered game the room plays (`yanniv.games.GAMES`).
-    game: Mapped[str] = mapped_column(String(32))
+    #: The registered game the room plays (`yanniv.games.GAMES`). The server default only
+    #: served rows older than games (migration 0005); the server always writes it.
+    game: Mapped[str] = mapped_column(String(32), server_default="yanniv")
     public: Mapped[bool] = mapped_column(Boolean, default=False)
     #: waiting | playing | finished | closed (only computer players were left; never reloaded)
     status: Mapped[str] = mapped_column(String(16), index=True)
@@ -72,9 +74,10 @@ class RoomMatchRow(Base):
     seed: Mapped[str] = mapped_column(String(64))
     #: What the match is: its game, the rules code version and the game's config (ruleset
     #: included, `Game.config_to_data`). Restore and replay use exactly these.
-    game: Mapped[str] = mapped_column(String(32))
-    rules_version: Mapped[str] = mapped_column(String(32))
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: (Server defaults: see migration 0005; the server always writes all three.)
+    game: Mapped[str] = mapped_column(String(32), server_default="yanniv")
+    rules_version: Mapped[str] = mapped_column(String(32), server_default="yanniv-1")
+    config: Mapped[dict[str, Any]] = mapped_column(JSON, server_default=text("'{}'"))
     seats: Mapped[int] = mapped_column(Integer)
     manches: Mapped[int] = mapped_column(Integer)
     first_player: Mapped[int | None] = mapped_column(Integer, nullable=True)

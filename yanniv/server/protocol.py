@@ -22,12 +22,14 @@ STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class RoomSettings(BaseModel):
-    """The host's choices, exactly those of the reference lobby."""
+    """The host's choices that every game has. A room's settings are these plus its game's
+    own (`yanniv.server.room_settings.settings_model`), in one flat object."""
 
     model_config = STRICT
 
+    #: The registered game the room plays.
+    game: str = "yanniv"
     public: bool = False
-    manches: int = 6
     #: "random", "host", or a seat index.
     first_player: Literal["random", "host"] | int = "random"
     show_known_cards: bool = True
@@ -53,12 +55,14 @@ class RoomSummary(BaseModel):
     version: int
     host_seat: int
     seats: list[SeatSummary]
-    settings: RoomSettings
+    #: `RoomSettings` and the room's game's own settings, flat (the schema says which).
+    settings: dict[str, Any]
     your_seat: int | None
 
 
 class PublicRoom(BaseModel):
     code: str
+    game: str
     host: str
     seats_taken: int
     seats_free: int
@@ -73,6 +77,8 @@ class CreateRoomIn(BaseModel):
 
     pseudo: str
     public: bool = False
+    #: A registered game's id (`GET /api/games`).
+    game: str = "yanniv"
 
 
 class JoinRoomIn(BaseModel):
@@ -102,6 +108,30 @@ class ErrorBody(BaseModel):
     code: str
     message: str
     message_en: str
+
+
+class GameBot(BaseModel):
+    level: str
+    name_fr: str
+    name_en: str
+
+
+class GameOut(BaseModel):
+    """A game rooms may play (`GET /api/games`)."""
+
+    id: str
+    name_fr: str
+    name_en: str
+    min_seats: int
+    max_seats: int
+    rules_version: str
+    #: JSON Schema of the game's own settings (labels `label_fr` / `label_en` per field).
+    settings: dict[str, Any]
+    bots: list[GameBot]
+    #: Numbers the client shows: hand size, call limit… (integers or lists of integers).
+    limits: dict[str, Any]
+    #: Seconds per decision a host may choose (the platform's, the same for every game).
+    timer_range: list[int]
 
 
 # ---------------------------------------------------------------- client → server

@@ -31,13 +31,20 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
-from yanniv.games import DEFAULT_GAME, get_game
+from yanniv.games import DEFAULT_GAME, GAMES, Game
 from yanniv.profiles import schemas as profile_schemas
 from yanniv.server import protocol
-from yanniv.server.validation import MANCHES_RANGE, MAX_SEATS, TIMER_RANGE
+from yanniv.server.room_settings import TIMER_RANGE, settings_model
 
 #: Where `yanniv schema` writes by default: `docs/` of the source tree.
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+SCHEMA_PATH = DOCS / "protocol.schema.json"
+
+
+def schema_path(game: Game) -> Path:
+    """The committed schema of rooms playing `game`: the default game's keeps its historical
+    name, every other game has `protocol.<id>.schema.json`."""
+    return SCHEMA_PATH if game.id == DEFAULT_GAME else DOCS / f"protocol.{game.id}.schema.json"
 COMMAND = "yanniv schema"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -69,7 +76,7 @@ _INPUTS: tuple[type[BaseModel], ...] = (
 _OUTPUTS: tuple[type[BaseModel], ...] = (
     protocol.SeatGranted, protocol.RoomSummary, protocol.PublicRoom, protocol.ErrorBody,
     protocol.StateOut, protocol.AckOut, protocol.ErrorOut, protocol.PongOut,
-    protocol.PresenceOut,
+    protocol.PresenceOut, protocol.RoomSettings, protocol.GameOut,
     profile_schemas.LeaderboardPage, profile_schemas.ProfileOut, profile_schemas.MatchOut,
     profile_schemas.OkOut,
 )
@@ -78,6 +85,10 @@ _OUTPUTS: tuple[type[BaseModel], ...] = (
 _REFINED: dict[tuple[str, str], dict[str, Any]] = {
     ("ActionIn", "action"): _ref("Action"),
     ("StateOut", "room"): _ref("RoomSummary"),
+    ("RoomSummary", "settings"): _ref("RoomSettings"),
+    ("GameOut", "settings"): {"$ref": DIALECT},
+    ("GameOut", "limits"): {"type": "object", "properties": {}, "additionalProperties": {
+        "anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]}},
     ("StateOut", "view"): _nullable(_ref("MatchView")),
     ("StateOut", "events"): {"type": "array", "items": _ref("Event")},
     ("PresenceOut", "seats"): {"type": "array", "items": _ref("PresenceSeat")},
@@ -102,26 +113,28 @@ def _strip_titles(schema: Any) -> Any:
     return schema
 
 
-def _settings_properties() -> dict[str, Any]:
-    """The room settings with the ranges `validation.py` enforces."""
-    low, high = MANCHES_RANGE
+def _settings_properties(game: Game) -> dict[str, Any]:
+    """A room's settings with the ranges `room_settings.py` enforces: the platform's, then
+    the game's own (from its settings model, labels included)."""
     t_low, t_high = TIMER_RANGE
-    fields = protocol.RoomSettings.model_fields
+    fields = settings_model(game).model_fields
     props: dict[str, Any] = {
+        "game": {"const": game.id},
         "public": {"type": "boolean"},
-        "manches": {"type": "integer", "minimum": low, "maximum": high},
-        "first_player": {"anyOf": [{"enum": ["random", "host"]},
-                                   {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1}]},
+        "first_player": {"anyOf": [{"enum": ["random", "host"]}, {
+            "type": "integer", "minimum": 0, "maximum": game.max_seats - 1}]},
         "show_known_cards": {"type": "boolean"},
         "log_visible": {"type": "boolean"},
         "timer_seconds": _nullable({"type": "integer", "minimum": t_low, "maximum": t_high}),
     }
-    if set(props) != set(fields):
-        raise RuntimeError(f"RoomSettings fields changed: {sorted(fields)}; update {__name__}")
+    if set(props) != set(protocol.RoomSettings.model_fields):
+        raise RuntimeError(f"RoomSettings fields changed; update {__name__}")
+    for name, prop in game.settings_schema()["properties"].items():
+        props[name] = {k: v for k, v in prop.items() if k not in ("title", "default")}
     return {name: {**props[name], "default": fields[name].default} for name in fields}
 
 
-def _model_defs() -> dict[str, Any]:
+def _model_defs(game: Game) -> dict[str, Any]:
     pairs = [(m, "validation") for m in _INPUTS] + [(m, "serialization") for m in _OUTPUTS]
     _, generated = models_json_schema(pairs, ref_template="#/$defs/{model}")
     defs: dict[str, Any] = _strip_titles(generated["$defs"])
@@ -139,7 +152,7 @@ def _model_defs() -> dict[str, Any]:
         if name in outputs:  # the server always writes every field
             schema["required"] = list(props)
         schema["additionalProperties"] = False
-    settings = _settings_properties()
+    settings = _settings_properties(game)
     defs["RoomSettings"]["properties"] = settings
     defs["SettingsPatch"] = {
         "type": "object",
@@ -177,10 +190,11 @@ def _type_schema(annotation: Any) -> dict[str, Any]:
 def _endpoints() -> dict[str, Any]:
     """`"METHOD /path"` → status, headers, query parameters, body and answer of each API route."""
     from yanniv.profiles.api import router as profiles_router
+    from yanniv.server.http_games import router as games_router
     from yanniv.server.http_rooms import router as rooms_router
 
     result: dict[str, Any] = {}
-    for route in [*rooms_router.routes, *profiles_router.routes]:
+    for route in [*rooms_router.routes, *games_router.routes, *profiles_router.routes]:
         # As OpenAPI writes it: `{pseudo:path}` is `{pseudo}` (the converter is the server's).
         path = re.sub(r"\{(\w+):\w+\}", r"{\1}", getattr(route, "path", ""))
         if not path.startswith("/api/"):
@@ -222,18 +236,21 @@ def _free_form(schema: Any, where: str = "") -> list[str]:
     return found
 
 
-def protocol_schema() -> dict[str, Any]:
-    """The whole protocol as one JSON Schema document (definitions under `$defs`)."""
-    engine = get_game(DEFAULT_GAME).protocol_schemas()
-    models = _model_defs()
+def protocol_schema(game: Game | None = None) -> dict[str, Any]:
+    """The whole protocol of rooms playing `game` (the default game if None) as one JSON
+    Schema document (definitions under `$defs`): the platform's messages with that game's
+    settings, actions, events and view."""
+    game = game or GAMES[DEFAULT_GAME]
+    engine = game.protocol_schemas()
+    models = _model_defs(game)
     clash = set(engine) & set(models)
     if clash:
         raise RuntimeError(f"engine and model definitions share names: {sorted(clash)}")
     defs = {**engine, **models}
     document = {
         "$schema": DIALECT,
-        "$id": "https://yanniv.invalid/protocol.schema.json",
-        "title": "Yanniv HTTP and WebSocket protocol",
+        "$id": f"https://yanniv.invalid/{schema_path(game).name}",
+        "title": f"Yanniv HTTP and WebSocket protocol, rooms playing {game.id}",
         "description": (
             f"Generated by `{COMMAND}` from the code; do not edit. Explained in "
             "docs/PROTOCOL.md. Validate a WebSocket message against "
@@ -249,23 +266,25 @@ def protocol_schema() -> dict[str, Any]:
     return document
 
 
-def schema_text() -> str:
+def schema_text(game: Game | None = None) -> str:
     """The committed file's exact text."""
-    return json.dumps(protocol_schema(), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(protocol_schema(game), indent=2, ensure_ascii=False) + "\n"
 
 
-def is_current(text: str) -> bool:
+def is_current(text: str, game: Game | None = None) -> bool:
     """Whether `text` is the schema the code gives; compared as JSON, so that the order in
     which a pydantic version writes an object's keys does not matter."""
     try:
-        return json.loads(text) == protocol_schema()
+        return json.loads(text) == protocol_schema(game)
     except ValueError:
         return False
 
 
-def write_schema(path: Path = SCHEMA_PATH, check: bool = False) -> bool:
-    """Write the schema to `path` (or, with `check`, only compare); True if it was current."""
-    current = path.exists() and is_current(path.read_text(encoding="utf-8"))
+def write_schema(path: Path = SCHEMA_PATH, check: bool = False,
+                 game: Game | None = None) -> bool:
+    """Write `game`'s schema to `path` (or, with `check`, only compare); True if it was
+    current."""
+    current = path.exists() and is_current(path.read_text(encoding="utf-8"), game)
     if not check and not current:
-        path.write_text(schema_text(), encoding="utf-8")
+        path.write_text(schema_text(game), encoding="utf-8")
     return current

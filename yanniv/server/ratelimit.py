@@ -21,8 +21,8 @@ from limits import RateLimitItemPerSecond
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
+from yanniv.games import MOST_SEATS
 from yanniv.server.errors import GameError, game_error
-from yanniv.server.validation import MAX_SEATS
 
 K = TypeVar("K", bound=Hashable)
 
@@ -115,7 +115,7 @@ class SocketPlace:
 class SocketCaps:
     """Live sockets per client address, per room's spectators and per seat.
 
-    A room's spectators share `per_room - MAX_SEATS * per_seat` places, so a crowd of
+    A room's spectators share `per_room - MOST_SEATS * per_seat` places, so a crowd of
     watchers never takes the place of a player coming back; every socket, seat or not,
     counts against its address.
     """
@@ -123,7 +123,7 @@ class SocketCaps:
     def __init__(self, per_address: int, per_room: int, per_seat: int) -> None:
         self.per_address = per_address
         self.per_seat = per_seat
-        self.spectators_per_room = per_room - MAX_SEATS * per_seat
+        self.spectators_per_room = per_room - MOST_SEATS * per_seat
         self._addresses: Counter[str] = Counter()
         self._spectators: Counter[str] = Counter()
         self._seats: Counter[tuple[str, int]] = Counter()

@@ -136,7 +136,8 @@ class Room:
 
     def row(self) -> dict[str, Any]:
         return {
-            "code": self.code, "public": self.settings.public, "status": self.status,
+            "code": self.code, "game": self.game.id, "public": self.settings.public,
+            "status": self.status,
             "host_seat": self.host_seat, "settings": self.settings_data(),
             "version": self.version, "created_at": self.created_at, "updated_at": self.updated_at,
         }

@@ -8,7 +8,7 @@ from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from yanniv.db.session import DEFAULT_URL
-from yanniv.server.validation import MAX_SEATS
+from yanniv.games import MOST_SEATS
 
 
 class Settings(BaseSettings):
@@ -55,7 +55,7 @@ class Settings(BaseSettings):
     #: Concurrent sockets per client address (an IPv6 /64 counts as one address), seats and
     #: spectators alike: a school class behind one NAT, 30 pupils with a tab or two each, fits.
     max_sockets_per_ip: int = 64
-    #: Concurrent sockets per room. Seats keep `MAX_SEATS * max_sockets_per_seat` of them, so
+    #: Concurrent sockets per room. Seats keep `MOST_SEATS * max_sockets_per_seat` of them, so
     #: spectators (who share the rest) can never lock a player out of their own match.
     max_sockets_per_room: int = 32
     #: Concurrent sockets holding one seat's token (tabs and devices of one player).
@@ -85,8 +85,8 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _room_has_spectator_places(self) -> Settings:
-        if self.max_sockets_per_room <= MAX_SEATS * self.max_sockets_per_seat:
-            raise ValueError("max_sockets_per_room must exceed MAX_SEATS * max_sockets_per_seat")
+        if self.max_sockets_per_room <= MOST_SEATS * self.max_sockets_per_seat:
+            raise ValueError("max_sockets_per_room must exceed MOST_SEATS * max_sockets_per_seat")
         return self
 
     def trusted_proxy_list(self) -> list[str]:

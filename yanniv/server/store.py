@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 _ACTIONS: Table = RoomActionRow.__table__  # type: ignore[assignment]
 _MATCHES: Table = RoomMatchRow.__table__  # type: ignore[assignment]
 _ROOMS: Table = RoomRow.__table__  # type: ignore[assignment]
-_ROOM_FIELDS = ("public", "status", "host_seat", "settings", "version", "updated_at")
+_ROOM_FIELDS = ("game", "public", "status", "host_seat", "settings", "version", "updated_at")
 # Statements of the per-action write, built once (building them costs more than running them).
 _INSERT_ACTION = insert(_ACTIONS)
 _SET_DEADLINE = (
@@ -40,6 +40,9 @@ _SET_ROOM = (
 class LoadedMatch:
     id: int
     seed: str
+    game: str
+    rules_version: str
+    config: dict[str, Any]
     seats: int
     manches: int
     first_player: int | None
@@ -204,7 +207,8 @@ class RoomStore:
                 loaded.append(
                     LoadedRoom(
                         room={
-                            "code": row.code, "public": row.public, "status": row.status,
+                            "code": row.code, "game": row.game, "public": row.public,
+                            "status": row.status,
                             "host_seat": row.host_seat, "settings": row.settings,
                             "version": row.version, "created_at": row.created_at,
                             "updated_at": row.updated_at,
@@ -241,7 +245,8 @@ class RoomStore:
             .order_by(RoomActionRow.step)
         ).all()
         return LoadedMatch(
-            id=row.id, seed=row.seed, seats=row.seats, manches=row.manches,
+            id=row.id, seed=row.seed, game=row.game, rules_version=row.rules_version,
+            config=dict(row.config), seats=row.seats, manches=row.manches,
             first_player=row.first_player, pseudos=list(row.pseudos), status=row.status,
             started_at=row.started_at, finished_at=row.finished_at, deadline_ms=row.deadline_ms,
             actions=[tuple(a) for a in actions],

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from yanniv.server.rooms import Room
+    from yanniv.server.room import Room
 
 
 def now_ms() -> int:

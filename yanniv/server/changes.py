@@ -1,0 +1,81 @@
+"""The one way a room changes: new version → write to the store → commit in memory → broadcast.
+
+"Persist before acknowledging": every change of a live room (a seat taken or removed, settings,
+start, rematch, an action, the room closed) first writes its new row in the database threads;
+only when that write succeeded does memory change, so a failed write leaves the room exactly as
+it was and the client that asked gets `server_error` with nothing changed (nobody else hears of
+it). Keeping this order in one function is what lets the lobby, play and idle modules stay
+short without one of them forgetting a step.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from yanniv.db.session import Database
+from yanniv.engine.events import Event
+from yanniv.server.errors import game_error
+from yanniv.server.room import Room
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were written in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def next_row(room: Room, **changes: Any) -> dict[str, Any]:
+    """The room's row as it will be after this change (version + 1, touched now)."""
+    row = room.row()
+    row.update(version=room.version + 1, updated_at=utcnow(), **changes)
+    return row
+
+
+async def change_room(
+    db: Database,
+    room: Room,
+    write: Callable[[dict[str, Any]], T],
+    commit: Callable[[T], None],
+    *,
+    what: str,
+    events: tuple[Event, ...] | list[Event] = (),
+    ack: Callable[[], None] | None = None,
+    announce: bool = True,
+    **row: Any,
+) -> T:
+    """Change `room` (call under its lock), in this order:
+
+    1. its next row (`row` fields changed, version + 1) is handed to `write`, which runs in a
+       database thread and returns what `commit` needs (a new match's id…);
+    2. if the write failed: logged, `server_error` raised, memory untouched;
+    3. memory takes the new version, status and host, then `commit(result)` changes the rest
+       (seats, settings, match, timers) — no await in between, so nobody sees half of it;
+    4. `ack` answers the client that asked (before the others, so its `ack` precedes its
+       `state`), then every connection gets the new state with `events` (unless `announce`
+       is False: a closed room has nobody left to tell).
+    """
+    snapshot = next_row(room, **row)
+    try:
+        result = await db.run(write, snapshot)
+    except Exception:
+        log.exception("room %s: writing %s failed", room.code, what)
+        raise game_error("server_error") from None
+    room.version = snapshot["version"]
+    room.updated_at = snapshot["updated_at"]
+    room.status = snapshot["status"]
+    room.host_seat = snapshot["host_seat"]
+    commit(result)
+    if ack is not None:
+        ack()
+    if announce:
+        room.broadcast(events)
+    return result

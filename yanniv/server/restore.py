@@ -1,0 +1,52 @@
+"""A room brought back from the database at start: its row, seats and match, replayed.
+
+Only the game, its rules version and config, the seed and the action log are stored, never a
+state: replaying the log through the game rebuilds the live state, each bot's memory (from
+what its seat saw) and the action ids already acknowledged (so a client retrying across a
+restart gets its old `ack`).
+"""
+
+from __future__ import annotations
+
+from yanniv.games import get_game
+from yanniv.server import bots
+from yanniv.server.changes import aware
+from yanniv.server.room import LiveMatch, Room, Seat, action_fingerprint
+from yanniv.server.room_settings import load_settings
+from yanniv.server.store import LoadedRoom
+
+
+def restore_room(loaded: LoadedRoom) -> Room:
+    """The room as it was; raises if its log is not one its game accepts in order (a gap,
+    or an action the stored rules refuse), so the caller can skip that room alone."""
+    data = loaded.room
+    game, settings = load_settings({**data["settings"], "game": data["game"]})
+    room = Room(
+        code=data["code"], status=data["status"], host_seat=data["host_seat"],
+        settings=settings, game=game, version=data["version"],
+        created_at=aware(data["created_at"]), updated_at=aware(data["updated_at"]),
+        seats=[Seat(**{**s, "joined_at": aware(s["joined_at"])}) for s in loaded.seats],
+    )
+    m = loaded.match
+    if m is not None and room.status != "waiting":
+        match_game = get_game(m.game)
+        if match_game is not game:
+            raise RuntimeError(f"room {room.code}: its match is of game {m.game!r}")
+        config = game.config_from_data(m.config, m.rules_version)
+        state, events = game.new_match(config, m.seed)
+        bots.new_memories(room, m.seed, events)  # bots remember what their seat saw
+        match = LiveMatch(
+            id=m.id, seed=m.seed, config=config, rules_version=m.rules_version, state=state,
+            pseudos=m.pseudos, started_at=aware(m.started_at), deadline_ms=m.deadline_ms,
+        )
+        for step, seat, version, action_data, client_id in m.actions:
+            if step != game.step(match.state):
+                raise RuntimeError(f"room {room.code}: action log has a gap at step {step}")
+            match.state, events = game.apply(match.state, game.decode_action(action_data).action)
+            bots.observe(room, events)
+            match.log.append(action_data)
+            if client_id is not None:
+                match.seen[(seat, client_id)] = (
+                    version, action_fingerprint(version - 1, action_data))
+        room.match = match
+    return room
