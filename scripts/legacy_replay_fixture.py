@@ -43,10 +43,8 @@ def play(seats: int, seed: str, manches: int) -> dict:
     actions = []
     while not state.finished and len(actions) < 3000:
         legal = legal_actions(state)
-        if CallYanniv() in legal and rng.random() < 0.6:
-            action = CallYanniv()
-        else:
-            action = rng.choice(legal)
+        call = CallYanniv() in legal and rng.random() < 0.6
+        action = CallYanniv() if call else rng.choice(legal)
         state, events = apply(state, action)
         actions.append(action_to_wire(action))
         steps.append({"state": state_digest(state), "events": digest(list(events))})
