@@ -9,6 +9,7 @@ import pytest
 
 from yanniv.bots import difficile
 from yanniv.engine import MatchConfig, MatchState, apply, legal_actions, new_match
+from yanniv.engine.ruleset import YANNIV, Ruleset
 
 
 @pytest.fixture(autouse=True)
@@ -20,11 +21,14 @@ def quick_difficile(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(difficile, "MIN_WORLDS", 3)
 
 
-def random_states(seed: int, matches: int, seats: int = 4) -> Iterator[MatchState]:
+def random_states(
+    seed: int, matches: int, seats: int = 4, rules: Ruleset = YANNIV
+) -> Iterator[MatchState]:
     """Every state met while random players play `matches` short matches."""
     rng = random.Random(seed)
     for index in range(matches):
-        state = new_match(MatchConfig(seats=seats, manches=2), f"{seed}/{index}")
+        config = MatchConfig(seats=seats, manches=2, rules=rules)
+        state = new_match(config, f"{seed}/{index}")
         while not state.finished:
             yield state
             state, _ = apply(state, rng.choice(legal_actions(state)))

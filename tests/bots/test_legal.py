@@ -11,12 +11,16 @@ from tests.bots.conftest import random_states
 from yanniv.bots import LEVELS, choose_action, make_bot
 from yanniv.bots.tournament import play_match
 from yanniv.engine import view
+from yanniv.engine.ruleset import YANNIV, Ruleset
+
+OPTIONS = Ruleset(mandatory_powers=False, play_taken_discard=True)
 
 
+@pytest.mark.parametrize("rules", [YANNIV, OPTIONS], ids=["mandatory", "optional"])
 @pytest.mark.parametrize("level", sorted(LEVELS))
-def test_levels_decide_legally_in_random_states(level: str) -> None:
+def test_levels_decide_legally_in_random_states(level: str, rules: Ruleset) -> None:
     kinds: Counter[str] = Counter()
-    for count, state in enumerate(random_states(seed=5, matches=3, seats=4)):
+    for count, state in enumerate(random_states(seed=5, matches=3, seats=4, rules=rules)):
         if count % 3:
             continue
         seat = state.to_act

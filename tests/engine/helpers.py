@@ -5,6 +5,10 @@ from __future__ import annotations
 from yanniv.engine import Action, MatchState, apply, legal_actions
 from yanniv.engine.cards import Card, cards
 from yanniv.engine.events import Event
+from yanniv.engine.ruleset import Ruleset
+
+#: Today's rules with the powers left optional (a host option).
+OPTIONAL = Ruleset(mandatory_powers=False)
 
 
 def C(code: str) -> Card:

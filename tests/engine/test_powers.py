@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.helpers import C, P, hand, of_type, run
+from tests.engine.helpers import OPTIONAL, C, P, hand, of_type, run
 from yanniv.engine import (
     AskFour,
     CallYanniv,
@@ -101,7 +101,7 @@ def test_four_received_may_be_played_at_once_without_effect() -> None:
 
 
 def test_four_is_optional() -> None:
-    s = rigged(["4H KS", "QC 2S"])
+    s = rigged(["4H KS", "QC 2S"], rules=OPTIONAL)
     s, _ = run(s, P("4H"), DrawPile(), Skip())
     assert s.turn == 1
 
@@ -224,7 +224,7 @@ def test_jack_skips_emptied_packets() -> None:
 
 
 def test_jack_never_takes_from_its_own_packet_and_is_optional() -> None:
-    s = rigged(["JH JD KS", "AC 2S"], discard=["AD", (1, "3C")], pile="5S")
+    s = rigged(["JH JD KS", "AC 2S"], discard=["AD", (1, "3C")], pile="5S", rules=OPTIONAL)
     s, _ = run(s, P("JH JD"))
     takes = {a.card for a in legal_actions(s) if isinstance(a, TakeDiscard)}
     assert C("JH") not in takes and C("JD") not in takes
@@ -251,7 +251,7 @@ def test_queen_draws_one_more_keeps_one_and_orders_the_rest() -> None:
 
 
 def test_queen_is_optional() -> None:
-    s = rigged(["QH KS", "AC 2S"], pile="3D 9C")
+    s = rigged(["QH KS", "AC 2S"], pile="3D 9C", rules=OPTIONAL)
     s, _ = run(s, P("QH"), DrawPile())
     assert C("3D") in hand(s, 0) and s.turn == 1
 
@@ -276,7 +276,7 @@ def test_king_gives_a_card_then_takes_one_at_random() -> None:
 
 
 def test_one_swap_per_king_and_it_is_optional() -> None:
-    s = rigged(["KH KS TS 9S", "AC 2S 3D", "5D 5C"])
+    s = rigged(["KH KS TS 9S", "AC 2S 3D", "5D 5C"], rules=OPTIONAL)
     s, _ = run(s, P("KH KS"), DrawPile(), KingSwap(C("TS"), 1))
     assert s.pending.kind == "king" and s.pending.remaining == 1
     s, _ = run(s, Skip())

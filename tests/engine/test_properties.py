@@ -4,7 +4,8 @@
 - every card a view claims to know in another hand is really there, and no view (nor any
   event a seat receives) shows a card of another hand that the seat was never shown;
 - someone must act until the match ends, and that seat has at least one legal action;
-- every match ends; replaying the action log from the seed rebuilds the identical state.
+- every match ends; replaying the action log from the seed rebuilds the identical state;
+- all of it under today's rules, the legacy rules and each host option.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from tests.oracle.wire_oracle import to_wire
 from yanniv.engine import DECK, MatchConfig, apply, legal_actions, new_match, view
 from yanniv.engine.events import redact
+from yanniv.engine.ruleset import LEGACY_YANNIV, YANNIV, Ruleset
 from yanniv.engine.state import MatchState
 from yanniv.policies import greedy
 
@@ -50,9 +52,15 @@ def _check_invariants(s: MatchState) -> None:
         assert set(p.known_cards) <= set(s.hands[p.seat])
 
 
-def _play(seed: int, seats: int, manches: int, greedy_share: float):
+RULESETS = [
+    YANNIV, LEGACY_YANNIV, Ruleset(mandatory_powers=False),
+    Ruleset(play_taken_discard=True), Ruleset(mandatory_powers=False, play_taken_discard=True),
+]
+
+
+def _play(seed: int, seats: int, manches: int, greedy_share: float, rules: Ruleset):
     rng = random.Random(seed)
-    config = MatchConfig(seats=seats, manches=manches)
+    config = MatchConfig(seats=seats, manches=manches, rules=rules)
     s = new_match(config, seed)
     log = []
     for _ in range(MAX_ACTIONS):
@@ -75,15 +83,16 @@ match_params = {
     "seed": st.integers(0, 2**32),
     "manches": st.integers(1, 2),
     "greedy_share": st.sampled_from([0.0, 0.5, 0.9, 1.0]),
+    "rules": st.sampled_from(RULESETS),
 }
 
 
 @settings(max_examples=1600, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seats=st.sampled_from([2, 3, 4]), **match_params)
 def test_random_matches_keep_invariants_end_and_replay_identically(
-    seed: int, seats: int, manches: int, greedy_share: float
+    seed: int, seats: int, manches: int, greedy_share: float, rules: Ruleset
 ) -> None:
-    for state, _ in _play(seed, seats, manches, greedy_share):
+    for state, _ in _play(seed, seats, manches, greedy_share, rules):
         _check_invariants(state)
 
 
@@ -106,14 +115,14 @@ def _codes(obj: object) -> set[str]:
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seats=st.sampled_from([2, 3, 4]), **match_params)
 def test_no_message_shows_a_card_the_seat_was_never_shown(
-    seed: int, seats: int, manches: int, greedy_share: float
+    seed: int, seats: int, manches: int, greedy_share: float, rules: Ruleset
 ) -> None:
     """An oracle independent of `known`: what each seat was shown through its own hand, the
     public discard and the events redacted for it. Views and events may name another hand's
     card only if that seat was shown the card at some point."""
     seen: list[set[str]] = [set() for _ in range(seats)]
     previous = None
-    for state, events in _play(seed, seats, manches, greedy_share):
+    for state, events in _play(seed, seats, manches, greedy_share, rules):
         for viewer in range(seats):
             if previous is not None:
                 seen[viewer] |= {c.code for c in previous.hands[viewer]}

@@ -10,12 +10,12 @@ from yanniv.engine import (
     DrawPile,
     IllegalActionError,
     KingSwap,
-    Skip,
     apply,
     legal_actions,
 )
 from yanniv.engine.events import MancheEnded, YannivChecked
 from yanniv.engine.rigging import rigged
+from yanniv.engine.ruleset import LEGACY_YANNIV
 
 
 def test_yanniv_needs_five_points_or_less() -> None:
@@ -53,8 +53,8 @@ def test_caller_above_five_when_back_must_play_and_manche_goes_on() -> None:
     assert all(not isinstance(a, DrawPile) for a in legal_actions(s))  # he must play
 
 
-def test_nine_in_the_last_lap_sends_the_turn_back_to_the_caller_early() -> None:
-    s = rigged(["AS 2H", "9C TD", "AD 3D", "5C 5S"], pile="TS TH TC")
+def test_legacy_nine_in_the_last_lap_sends_the_turn_back_to_the_caller_early() -> None:
+    s = rigged(["AS 2H", "9C TD", "AD 3D", "5C 5S"], pile="TS TH TC", rules=LEGACY_YANNIV)
     s, _ = run(s, CallYanniv(), P("9C"), DrawPile())
     # Direction reversed: the turn is back to the caller, whose hand is checked now.
     assert s.manche == 2 and s.last_result is not None and s.last_result.winner == 0
@@ -80,5 +80,5 @@ def test_king_against_caller_in_last_lap_is_allowed() -> None:
     s = rigged(["AS 2H", "KC QD", "AD 3D"], pile="TS TH TC 5S")
     s, _ = run(s, CallYanniv(), P("KC"), DrawPile())
     assert any(isinstance(a, KingSwap) and a.target == 0 for a in legal_actions(s))
-    s, _ = run(s, Skip())
+    s, _ = run(s, KingSwap(C("QD"), 0))
     assert s.turn == 2

@@ -64,7 +64,7 @@ def _caller_hand(
 ) -> None:
     """The YANNIV caller held 5 points or less: redraw his unknown cards among the low ones
     (swapping them with the cards they replace, wherever those were)."""
-    room = 5 - sum(c.value for c in v.players[caller].known_cards)
+    room = v.rules.call_limit - sum(c.value for c in v.players[caller].known_cards)
     if room < 0:
         return
     current = hidden[caller]
@@ -105,7 +105,7 @@ def determinize(v: MatchView, tracker: Tracker | None, rng: random.Random) -> Ma
         else:
             hands.append(sort_hand((*p.known_cards, *hidden[p.seat])))
     s = MatchState.__new__(MatchState)
-    s.config = MatchConfig(seats=n, manches=v.manches)
+    s.config = MatchConfig(seats=n, manches=v.manches, rules=v.rules)
     s.seed = f"world/{rng.getrandbits(48)}"
     s.step = v.step
     s.manche = v.manche
@@ -129,6 +129,7 @@ def determinize(v: MatchView, tracker: Tracker | None, rng: random.Random) -> Ma
     )
     s.turn_six_colour = v.six_colour
     s.yanniv_caller = v.yanniv_caller
+    s.last_lap = frozenset(v.last_lap)
     p = v.pending
     s.pending = Pending(
         kind=p.kind, seat=p.seat, ranks=p.ranks, cards=p.cards, remaining=p.remaining,

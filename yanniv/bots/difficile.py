@@ -111,7 +111,7 @@ class Difficile(Moyen):
             options = [first, *_keep_options(v)]
         else:
             options = [first, *_ask_options(v, sit, self.tracker)]
-        options = list(dict.fromkeys(options))
+        options = [a for a in dict.fromkeys(options) if a in v.legal_actions]  # no Skip if forced
         plans = [_power_plan(a) for a in options]
         results = evaluate(
             v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS

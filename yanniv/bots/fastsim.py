@@ -7,12 +7,18 @@ their engine `key` (rank * 4 + suit index) and every seat played by a greedy rol
 or the lightest hand). Approximations, all rare or small: a 4 asks the target's lowest rank,
 a Queen keeps the lowest card (the heaviest goes back on top, for the next player), a Jack
 takes the lowest card in reach when it is small, 6s of both colours impose the colour of the
-first one.
+first one. The rules come from the world's `Ruleset` (the match's): the YANNIV limit, the
+winner's bonus, the Jack's reach, mandatory powers (a Jack always takes back, a Queen always
+draws; a 4 that would not pay asks a rank the target lacks, which the policy models as no
+exchange; a King always swaps anyway), a card taken from the previous packet put down at
+once, and the last lap played by every other seat once.
 """
 
 from __future__ import annotations
 
 import random
+
+from yanniv.engine.ruleset import YANNIV, Ruleset
 
 #: Per card key: rank, points, red or not, power or not.
 RANK = [k >> 2 for k in range(56)]
@@ -25,7 +31,6 @@ PREFERENCE = {8: 0, 12: 1, 11: 2, 7: 3, 6: 4, 4: 5, 9: 6, 13: 7}
 FREE, SEVEN, SIX_RED, SIX_BLACK = 0, 7, 61, 62
 #: Draw choices besides a discard card's key: the pile, or the Queen's draw.
 PILE, QUEEN_DRAW = -1, -2
-LIMIT = 5
 #: Newest discard packets kept apart (beyond any Jack's reach); older cards are only dead.
 PACKETS = 6
 MAX_TURNS = 120
@@ -35,14 +40,15 @@ class World:
     """One sampled manche in progress, from the start of `turn`'s turn."""
 
     __slots__ = (
-        "active", "caller", "constraint", "dead", "direction", "hands", "packets", "pile",
-        "prev", "turn",
+        "active", "caller", "constraint", "dead", "direction", "hands", "lap", "packets",
+        "pile", "prev", "rules", "turn",
     )
 
     def __init__(
         self, hands: list[list[int]], pile: list[int], packets: list[list[int]],
         dead: list[int], prev: list[int] | None, turn: int, direction: int,
         caller: int | None, constraint: int, active: list[bool],
+        lap: set[int] | None = None, rules: Ruleset = YANNIV,
     ) -> None:
         self.hands = hands
         #: Top card last.
@@ -57,6 +63,9 @@ class World:
         self.caller = caller
         self.constraint = constraint
         self.active = active
+        #: After a call under `rules.last_lap_each_once`: the seats still to play.
+        self.lap = set(lap) if lap else set()
+        self.rules = rules
 
     def copy(self) -> World:
         packets = [list(p) for p in self.packets]
@@ -68,6 +77,7 @@ class World:
         return World(
             [list(h) for h in self.hands], list(self.pile), packets, list(self.dead), prev,
             self.turn, self.direction, self.caller, self.constraint, self.active,
+            self.lap, self.rules,
         )
 
 
@@ -197,10 +207,15 @@ class Sim:
         if take is None:
             take = self.choose_take(w, hand, power, count)
         if take >= 0:
+            previous = False
             for packet in w.packets:
                 if take in packet:
+                    previous = packet is w.prev
                     packet.remove(take)
                     break
+            if previous and played and w.rules.play_taken_discard and _extends(played, take):
+                played.append(take)
+                return
             hand.append(take)
             hand.sort()
             return
@@ -225,17 +240,24 @@ class Sim:
     def choose_take(self, w: World, hand: list[int], power: int, count: int) -> int:
         """A discard card worth taking (small, or pairing one in hand), else the Queen's
         draw after a Queen, else the pile."""
+        mandatory = w.rules.mandatory_powers
+        if power == 12 and mandatory:
+            return QUEEN_DRAW
         options = [c for c in w.prev if not POWER[c]] if w.prev is not None else []
+        forced = False
         if power == 11:
-            reach = 1 + count
+            reach = w.rules.jack_reach - 1 + count
+            if mandatory:
+                options = []
             for packet in reversed(w.packets[:-1]):
                 if reach <= 0:
                     break
                 if packet:
                     options.extend(packet)
                     reach -= 1
+            forced = mandatory and bool(options)
         best = None
-        best_score = 4
+        best_score = 999 if forced else 4
         ranks = {RANK[c] for c in hand}
         for card in options:
             v = VALUE[card]
@@ -323,12 +345,15 @@ class Sim:
         constraint = w.constraint
         if play is None:
             call = call or (
-                w.caller is None and constraint != SEVEN and hand_points(hand) <= LIMIT
+                w.caller is None and constraint != SEVEN
+                and hand_points(hand) <= w.rules.call_limit
             )
             if not call:
                 play = best_play(hand, constraint)
         if call:
             w.caller = seat
+            if w.rules.last_lap_each_once:
+                w.lap = {t for t in range(len(w.hands)) if w.active[t] and t != seat}
             w.prev = None
             return self.end_turn(w, seat, 0, 0, 0)
         assert play is not None
@@ -364,14 +389,29 @@ class Sim:
     def end_turn(self, w: World, seat: int, power: int, count: int, colour: int) -> bool:
         if power == 9 and count % 2 == 1:
             w.direction = -w.direction
-        nxt = self.next_seat(w, seat)
+        if w.caller is not None and w.rules.last_lap_each_once:
+            lap = w.lap
+            lap.discard(seat)
+            nxt = self.next_in(w, seat, lap) if lap else w.caller
+        else:
+            nxt = self.next_seat(w, seat)
         w.constraint = SEVEN if power == 7 else colour if power == 6 else FREE
         w.turn = nxt
         if w.caller == nxt:
-            if hand_points(w.hands[nxt]) <= LIMIT:
+            if hand_points(w.hands[nxt]) <= w.rules.call_limit:
                 return True
             w.caller = None
         return False
+
+    def next_in(self, w: World, seat: int, seats: set[int]) -> int:
+        """The first of `seats` after `seat` in the direction of play."""
+        n = len(w.hands)
+        candidate = seat
+        for _ in range(n):
+            candidate = (candidate + w.direction) % n
+            if candidate in seats:
+                return candidate
+        return seat
 
     def finish(self, w: World) -> bool:
         """Play on until the manche ends; False if it was cut (hands scored as they are)."""
@@ -379,7 +419,7 @@ class Sim:
 
 
 def deltas(w: World) -> list[int]:
-    """Manche score changes as the engine counts them (-5 for the single winner)."""
+    """Manche score changes as the engine counts them (the bonus for the single winner)."""
     seats = [t for t in range(len(w.hands)) if w.active[t]]
     points = [hand_points(h) for h in w.hands]
     low = min(points[t] for t in seats)
@@ -392,7 +432,7 @@ def deltas(w: World) -> list[int]:
     result = [0] * len(w.hands)
     for t in seats:
         if len(best) == 1 and t == best[0]:
-            result[t] = -5
+            result[t] = w.rules.winner_bonus
         elif t not in best:
             result[t] = points[t]
     return result

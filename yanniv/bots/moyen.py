@@ -147,15 +147,16 @@ def beaten_chance(
 def _prev_takeable(v: MatchView) -> tuple[Card, ...]:
     if v.previous_packet is None:
         return ()
-    return tuple(c for c in v.discard[v.previous_packet].cards if not c.is_power)
+    powers = v.rules.power_ranks
+    return tuple(c for c in v.discard[v.previous_packet].cards if c.rank not in powers)
 
 
 def _jack_cards(v: MatchView) -> tuple[Card, ...]:
-    """Cards of the last two non-empty packets (reach of one Jack played now)."""
+    """Cards of the last non-empty packets (reach of one Jack played now)."""
     found: list[Card] = []
     packets = 0
     for packet in reversed(v.discard):
-        if packets == 2:
+        if packets == v.rules.jack_reach:
             break
         if packet.cards:
             found.extend(packet.cards)
@@ -168,7 +169,7 @@ def outcome(sit: Situation, hand: tuple[Card, ...]) -> float:
     expected manche score (-5 when it beats the caller, else its points)."""
     if sit.lap is None:
         points = value(hand)
-        return weight(hand, sit.dw) - (CALL_BONUS if points <= 5 else 0.0)
+        return weight(hand, sit.dw) - (CALL_BONUS if points <= sit.rules.call_limit else 0.0)
     return sit.lap(value(hand), len(hand))
 
 
@@ -209,10 +210,10 @@ def play_score(
 ) -> float:
     """Higher is better: minus the expected weight after the turn, plus power bonuses."""
     after = without(sit.hand, cards)
-    powers = sorted({c.rank for c in cards if c.is_power}) or [None]
+    powers = sorted({c.rank for c in cards if c.rank in v.rules.power_ranks}) or [None]
     best = max(power_value(v, sit, tracker, rank, cards, after) for rank in powers)
     # Low non-power cards left on top help the next player.
-    gifts = [c.value for c in cards if not c.is_power]
+    gifts = [c.value for c in cards if c.rank not in v.rules.power_ranks]
     if gifts and min(gifts) <= 3:
         best -= 0.3 * (4 - min(gifts))
     return best
@@ -262,8 +263,11 @@ def best_draw(v: MatchView, sit: Situation, legal: tuple[Action, ...]) -> Action
     pool = sit.pool
     played = v.turn_play if v.pending is not None and v.pending.kind == "draw" else ()
     pile = pile_outcome(sit, hand, played, v.pile_known)
-    best: Action = DrawPile() if DrawPile() in legal else legal[0]
-    best_w = pile
+    if DrawPile() in legal:
+        best: Action = DrawPile()
+        best_w = pile
+    else:  # a mandatory Jack or Queen: one of the others must be chosen
+        best, best_w = legal[0], float("inf")
     for action in legal:
         if isinstance(action, TakeDiscard):
             w = outcome(sit, with_card(hand, action.card))
@@ -307,9 +311,11 @@ def four_ask(
 ) -> Action:
     hand = sit.hand
     heaviest = max((c.value for c in hand), default=0)
+    asks = [a for a in legal if isinstance(a, AskFour)]
     best: Action = Skip()
     best_score = 0.0
-    asks = [a for a in legal if isinstance(a, AskFour)]
+    if Skip() not in legal:  # mandatory powers: when no ask pays, one that cannot be met
+        best = min(asks, key=lambda a: sit.p_has_rank(a.target, a.rank, tracker))
     for action in asks:
         chance = sit.p_has_rank(action.target, action.rank, tracker)
         if chance <= 0:
@@ -364,7 +370,10 @@ def threat(v: MatchView | None, sit: Situation, seat: int) -> float:
 
 def king(v: MatchView, sit: Situation, legal: tuple[Action, ...]) -> Action:
     gain, give, target = _king_gain(sit, sit.hand)
-    if give is None or target is None or gain <= 0.5:
+    optional = Skip() in legal
+    if optional and (give is None or target is None or gain <= 0.5):
         return Skip()
-    action = KingSwap(give, target)
-    return action if action in legal else Skip()
+    action = KingSwap(give, target) if give is not None and target is not None else Skip()
+    if action in legal:
+        return action
+    return Skip() if optional else next(a for a in legal if isinstance(a, KingSwap))

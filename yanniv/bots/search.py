@@ -71,7 +71,7 @@ def sample_world(v: MatchView, tracker: Tracker | None, rng: random.Random) -> W
             prev = [c.key for c in discard[v.previous_packet].cards]
     return World(
         hands, pile, packets, dead, prev, v.turn, v.direction, v.yanniv_caller,
-        constraint_code(v), [p.active for p in v.players],
+        constraint_code(v), [p.active for p in v.players], set(v.last_lap), v.rules,
     )
 
 

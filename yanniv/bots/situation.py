@@ -11,6 +11,7 @@ from math import comb
 from yanniv.bots.hands import mean_value, value
 from yanniv.bots.tracker import Tracker, unseen_cards
 from yanniv.engine.cards import Card
+from yanniv.engine.ruleset import YANNIV, Ruleset
 from yanniv.engine.view import MatchView
 
 
@@ -40,6 +41,8 @@ class Situation:
     lap: Callable[[int, int], float] | None = None
     #: Extra weight of hurting each opponent: the match leaders, late in the match.
     lead: dict[int, float] = field(default_factory=dict)
+    #: The match's rules (the YANNIV limit, the winner's bonus).
+    rules: Ruleset = YANNIV
 
     def p_has_rank(self, seat: int, rank: int, tracker: Tracker | None = None) -> float:
         """Chance that `seat` holds a card of `rank`, given what this seat knows."""
@@ -93,7 +96,7 @@ def situation(v: MatchView) -> Situation:
         dw = DW_FAR
     lap = None
     if caller is not None and caller != v.viewer and caller in opponents:
-        lap = last_lap_score(opponents[caller], pool, random.Random(v.step))
+        lap = last_lap_score(opponents[caller], pool, random.Random(v.step), v.rules)
     lead: dict[int, float] = {}
     if v.manche >= 3 and opponents:
         best = min(v.scores[t] for t in opponents)
@@ -110,6 +113,7 @@ def situation(v: MatchView) -> Situation:
         caller=caller,
         dw=dw,
         lap=lap,
+        rules=v.rules,
     )
 
 
@@ -122,12 +126,13 @@ DW_FAR = 0.8
 
 
 def last_lap_score(
-    caller: Opponent, pool: list[Card], rng: random.Random
+    caller: Opponent, pool: list[Card], rng: random.Random, rules: Ruleset = YANNIV
 ) -> Callable[[int, int], float]:
-    """Expected manche score of ending the last lap with (points, cards): -5 when below the
-    caller (or equal with fewer cards), else the points. The caller's hidden cards are sampled
-    from the unseen ones, his hand being at most 5 points when he called."""
-    room = 5 - value(caller.known)
+    """Expected manche score of ending the last lap with (points, cards): the winner's bonus
+    when below the caller (or equal with fewer cards), else the points. The caller's hidden
+    cards are sampled from the unseen ones, his hand being within the limit when he called."""
+    bonus = float(rules.winner_bonus)
+    room = rules.call_limit - value(caller.known)
     low = [c for c in pool if c.value <= room]
     samples: list[tuple[int, int]] = []
     if caller.unknown <= 0 or room < 0 or len(low) < caller.unknown:
@@ -147,7 +152,7 @@ def last_lap_score(
         if key not in cache:
             wins = sum(1 for cv, cc in samples if points < cv or (points == cv and cards < cc))
             p = wins / len(samples)
-            cache[key] = p * -5.0 + (1 - p) * points
+            cache[key] = p * bonus + (1 - p) * points
         return cache[key]
 
     return score

@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Literal, TypeVar
 
-from yanniv.engine.cards import DECK, Card, Colour
+from yanniv.engine.cards import DECK, Card, Colour, card_key
 from yanniv.engine.combos import all_combinations
+from yanniv.engine.ruleset import ENGINE_MAX_SEATS
 
 T = TypeVar("T")
-MAX_SEATS = 4
+#: Interned actions name seats up to the engine's limit (a ruleset may allow fewer).
+MAX_SEATS = ENGINE_MAX_SEATS
 RANKS = range(1, 14)
 COLOURS: tuple[Colour, ...] = ("red", "black")
 
@@ -56,15 +58,20 @@ def _lookup(table: dict, key: Any) -> Any:
 @_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class Play:
-    """Put a single card, a set or a run on the discard (cards sorted by rank, then suit)."""
+    """Put a single card, a set or a run on the discard. The cards may come in any order:
+    `cards` holds them canonically (sorted by rank, then suit), so `Play((5♠, 4♠, 3♠))` is
+    the very `Play((3♠, 4♠, 5♠))` that `legal_actions` lists."""
 
     cards: tuple[Card, ...]
 
     def __new__(cls, cards: tuple[Card, ...]) -> Play:
         found = _lookup(_PLAYS, cards)
-        if found is None:  # maybe a list, or another sequence of the same cards
+        if found is None:  # maybe a list, another order, or another sequence of the cards
             cards = tuple(cards)
             found = _PLAYS.get(cards)
+            if found is None and all(isinstance(card, Card) for card in cards):
+                cards = tuple(sorted(cards, key=card_key))
+                found = _PLAYS.get(cards)
         return found if found is not None else _fresh(cls, cards=cards)
 
 
@@ -194,7 +201,8 @@ class KingSwap:
 @_interned
 @dataclass(frozen=True, slots=True, eq=False, init=False)
 class Skip:
-    """Decline an optional decision (a 4, a King, playing a card at once)."""
+    """Decline an optional decision: one use of a 4 or a King (when powers are not
+    mandatory), or playing a card at once."""
 
     def __new__(cls) -> Skip:
         return _SINGLETONS[cls]

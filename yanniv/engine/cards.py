@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Literal
 
+from yanniv.engine.ruleset import YANNIV
+
 Suit = Literal["S", "H", "D", "C"]
 Colour = Literal["red", "black"]
 
@@ -23,8 +25,9 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 _INTERNED: dict[tuple[int, str], Card] = {}
-#: Ranks that carry a power (★): 4, 6, 7, 8, 9, Jack, Queen, King.
-POWER_RANKS = frozenset({4, 6, 7, 8, 9, JACK, QUEEN, KING})
+#: Ranks that carry a power (★) under the YANNIV rule set: `Card.is_power` is precomputed
+#: from it for the tools that show cards; the rules read `state.config.rules.power_ranks`.
+POWER_RANKS = YANNIV.power_ranks
 
 
 @dataclass(frozen=True, slots=True, eq=False)

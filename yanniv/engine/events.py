@@ -170,8 +170,13 @@ class KingSwapped(Event):
 @fast_init
 @dataclass(frozen=True, slots=True)
 class PowerSkipped(Event):
+    """A power of the turn's play not used: the player declined it (a 4, a King, a Jack or a
+    Queen, when powers are optional; one event per declined use) or it could not be applied
+    (a King with no card to give, a Jack with nothing left in reach). Public, no card."""
+
     seat: int
     rank: int
+    reason: Literal["declined", "no_card", "nothing_to_take"] = "declined"
 
 
 @fast_init
@@ -216,6 +221,8 @@ class MancheEnded(Event):
     winner: int | None
     tied: tuple[int, ...]
     totals: tuple[int, ...]
+    #: The seats that played the manche (all, or the leaders in a tiebreak).
+    participants: tuple[int, ...]
 
 
 @fast_init

@@ -1,7 +1,9 @@
 """Why an action is not legal: a machine code and a clear French (and English) message.
 
 Legality itself is decided by membership in `legal_actions`; this module only finds the most
-helpful reason to give the player.
+helpful reason to give the player, from the same predicates `legal_actions` is built from
+(`play_refusal`, `call_refusal`, `mandatory_power`, `legal_plays`): each rule has one source,
+and only the words live here.
 """
 
 from __future__ import annotations
@@ -16,14 +18,23 @@ from yanniv.engine.actions import (
     Play,
     PlayAtOnce,
     QueenKeep,
+    Skip,
     TakeDiscard,
     UseQueen,
 )
-from yanniv.engine.cards import hand_value
-from yanniv.engine.combos import is_combination
+from yanniv.engine.cards import JACK, QUEEN, RANK_NAMES_FR
 from yanniv.engine.errors import IllegalActionError
-from yanniv.engine.legal import YANNIV_LIMIT, legal_plays, playable
+from yanniv.engine.legal import call_refusal, legal_plays, mandatory_power, play_refusal
 from yanniv.engine.state import MatchState
+
+_RANK_NAMES_EN = {4: "4", 11: "Jack", 12: "Queen", 13: "King"}
+#: What a mandatory power orders, by rank.
+_ORDER_FR = {
+    4: "demandez une valeur à un joueur",
+    11: "reprenez une carte dans la défausse",
+    12: "piochez avec la Dame",
+    13: "donnez une carte à un joueur",
+}
 
 _EXPECTED_FR = {
     "turn": "jouer des cartes ou dire YANNIV",
@@ -56,62 +67,85 @@ def _err(code: str, fr: str, en: str) -> IllegalActionError:
     return IllegalActionError(code, fr, en)
 
 
+def _refused_play(state: MatchState, reason: str) -> IllegalActionError:
+    if reason == "card_not_in_hand":
+        return _err(reason, "Vous n'avez pas cette carte.", "Card not in hand.")
+    if reason == "not_a_combination":
+        return _err(
+            reason,
+            "Combinaison impossible : une carte, un double/triple/carré, ou une suite "
+            "d'au moins 3 cartes de même couleur.",
+            "Not a single, a set, or a run of 3+ of one suit.",
+        )
+    if reason == "six_colour":
+        colour = state.turn_constraint.colour if state.turn_constraint else None
+        colour_fr = "rouge" if colour == "red" else "noire"
+        return _err(
+            reason,
+            f"Un 6 a été posé : jouez au moins une carte {colour_fr}.",
+            f"A 6 was played: play at least one {colour} card.",
+        )
+    return _err(
+        reason,
+        "Un 7 a été posé : jouez seulement des cartes de 7 ou moins.",
+        "A 7 was played: only cards of 7 or less.",
+    )
+
+
+def _refused_call(state: MatchState, reason: str) -> IllegalActionError:
+    if reason == "yanniv_last_lap":
+        return _err(
+            reason,
+            "YANNIV a déjà été dit : dernier tour, impossible de le dire.",
+            "YANNIV was already called: last lap.",
+        )
+    if reason == "yanniv_after_seven":
+        return _err(reason, "Après un 7, on ne peut pas dire YANNIV.", "No YANNIV after a 7.")
+    limit = state.config.rules.call_limit
+    return _err(
+        reason,
+        f"YANNIV seulement avec {limit} points ou moins en main.",
+        f"YANNIV needs {limit} points or less.",
+    )
+
+
+def _declines(action: Action, forced: int) -> bool:
+    """Whether `action` would decline the mandatory power `forced`."""
+    if isinstance(action, Skip):
+        return True
+    if forced == QUEEN:
+        return isinstance(action, DrawPile | TakeDiscard)
+    return forced == JACK and isinstance(action, DrawPile)
+
+
 def explain(state: MatchState, action: Action) -> IllegalActionError:
     """The reason `action` is not among `legal_actions(state)`."""
     pending = state.pending
     assert pending is not None
     kind = pending.kind
     allowed = _DECISION_ACTIONS.get(kind)
-    if allowed is not None and not isinstance(action, allowed) and type(action).__name__ != "Skip":
+    if allowed is not None and not isinstance(action, allowed) and not isinstance(action, Skip):
         return _err(
             "wrong_decision",
             f"Ce n'est pas le moment : il faut {_EXPECTED_FR[kind]}.",
             f"Not now: the pending decision is '{kind}'.",
         )
+    forced = mandatory_power(state)
+    if forced is not None and _declines(action, forced):
+        return _err(
+            "power_mandatory",
+            f"Les pouvoirs sont obligatoires ({RANK_NAMES_FR[forced]}) : {_ORDER_FR[forced]}.",
+            f"Powers are mandatory ({_RANK_NAMES_EN[forced]}): it cannot be declined.",
+        )
     hand = state.hands[pending.seat]
-    if isinstance(action, Play):
-        if any(card not in hand for card in action.cards):
-            return _err("card_not_in_hand", "Vous n'avez pas cette carte.", "Card not in hand.")
-        if not is_combination(action.cards):
-            return _err(
-                "not_a_combination",
-                "Combinaison impossible : une carte, un double/triple/carré, ou une suite "
-                "d'au moins 3 cartes de même couleur.",
-                "Not a single, a set, or a run of 3+ of one suit.",
-            )
-        constraint = state.turn_constraint
-        if constraint is not None and not playable(action.cards, constraint):
-            if constraint.kind == "six":
-                colour = "rouge" if constraint.colour == "red" else "noire"
-                return _err(
-                    "six_colour",
-                    f"Un 6 a été posé : jouez au moins une carte {colour}.",
-                    f"A 6 was played: play at least one {constraint.colour} card.",
-                )
-            return _err(
-                "seven_limit",
-                "Un 7 a été posé : jouez seulement des cartes de 7 ou moins.",
-                "A 7 was played: only cards of 7 or less.",
-            )
+    if isinstance(action, Play) and kind == "turn":
+        reason = play_refusal(state, action.cards)
+        if reason is not None:
+            return _refused_play(state, reason)
     if isinstance(action, CallYanniv):
-        if state.yanniv_caller is not None:
-            return _err(
-                "yanniv_last_lap",
-                "YANNIV a déjà été dit : dernier tour, impossible de le dire.",
-                "YANNIV was already called: last lap.",
-            )
-        if state.turn_constraint is not None and state.turn_constraint.kind == "seven":
-            return _err(
-                "yanniv_after_seven",
-                "Après un 7, on ne peut pas dire YANNIV.",
-                "No YANNIV after a 7.",
-            )
-        if hand_value(hand) > YANNIV_LIMIT:
-            return _err(
-                "yanniv_too_high",
-                f"YANNIV seulement avec {YANNIV_LIMIT} points ou moins en main.",
-                f"YANNIV needs {YANNIV_LIMIT} points or less.",
-            )
+        reason = call_refusal(state)
+        if reason is not None:
+            return _refused_call(state, reason)
     if kind == "turn" and isinstance(action, DrawPile | TakeDiscard) and legal_plays(state):
         return _err(
             "must_play",
@@ -119,7 +153,7 @@ def explain(state: MatchState, action: Action) -> IllegalActionError:
             "Play (or call YANNIV) before drawing.",
         )
     if isinstance(action, TakeDiscard):
-        if action.card.is_power:
+        if action.card.rank in state.config.rules.power_ranks:
             return _err(
                 "power_not_takeable",
                 "Une carte pouvoir ne se reprend pas dans la défausse (sauf avec un Valet).",
@@ -128,8 +162,9 @@ def explain(state: MatchState, action: Action) -> IllegalActionError:
         return _err(
             "not_takeable",
             "Cette carte ne peut pas être prise : seulement une carte posée par le joueur "
-            "précédent.",
-            "Only a card the previous player put down can be taken.",
+            "précédent (ou à portée du Valet).",
+            "Only a card the previous player put down (or one in the Jack's reach) can be "
+            "taken.",
         )
     if isinstance(action, UseQueen):
         return _err("no_queen", "Aucune Dame posée ce tour-ci.", "No Queen played this turn.")

@@ -1,8 +1,10 @@
-"""What may be done now: `legal_actions` and the queries it is built from.
+"""What may be done now: `legal_actions` and the predicates it is built from.
 
 Kept apart from `apply` (in `rules`) so that `explain`, which says why an action is refused,
-reads the same predicates (`playable`, `legal_plays`, the YANNIV limit) without an import
-cycle: `rules` imports both, neither imports `rules`.
+reads the same predicates without an import cycle: `rules` imports both, neither imports
+`rules`. Each rule is written once here, as a function returning the reason code of a
+refusal (None when allowed), that `legal_actions` tests for None and `explain` turns into
+French and English (pokerkit's verify/can pair, without the exception on the hot path).
 """
 
 from __future__ import annotations
@@ -27,14 +29,10 @@ from yanniv.engine.actions import (
     swap_of,
     take_of,
 )
-from yanniv.engine.cards import JACK, QUEEN, Card, hand_value
-from yanniv.engine.combos import all_combinations
+from yanniv.engine.cards import JACK, KING, QUEEN, Card, hand_value
+from yanniv.engine.combos import all_combinations, is_combination
 from yanniv.engine.state import Constraint, MatchState
 
-#: A hand of this many points or fewer may call YANNIV.
-YANNIV_LIMIT = 5
-#: How many packets below the Jack's own the first Jack reaches; each extra Jack adds one.
-JACK_REACH = 2
 _DRAW_PILE = DrawPile()
 _CALL = CallYanniv()
 _SKIP = Skip()
@@ -55,6 +53,17 @@ def next_seat(state: MatchState, seat: int, direction: int | None = None) -> int
     return seat
 
 
+def next_in(state: MatchState, seat: int, seats: frozenset[int]) -> int:
+    """The first of `seats` after `seat` in the direction of play (the last lap's order)."""
+    n = state.config.seats
+    candidate = seat
+    for _ in range(n):
+        candidate = (candidate + state.direction) % n
+        if candidate in seats:
+            return candidate
+    raise AssertionError("no seat left to play")
+
+
 def playable(cards: tuple[Card, ...], constraint: Constraint | None) -> bool:
     """Whether a combination respects the 6 (one card of the colour) or the 7 (all ≤ 7)."""
     if constraint is None:
@@ -62,6 +71,21 @@ def playable(cards: tuple[Card, ...], constraint: Constraint | None) -> bool:
     if constraint.kind == "six":
         return any(card.colour == constraint.colour for card in cards)
     return all(card.value <= 7 for card in cards)
+
+
+def play_refusal(state: MatchState, cards: tuple[Card, ...]) -> str | None:
+    """Why the turn player may not put `cards` down (a set of cards, in any order)."""
+    hand = state.hands[state.turn]
+    if any(card not in hand for card in cards) or len(set(cards)) != len(cards):
+        return "card_not_in_hand"
+    if not is_combination(tuple(sorted(cards))):
+        return "not_a_combination"
+    constraint = state.turn_constraint
+    if not playable(cards, constraint):
+        return "six_colour" if constraint is not None and constraint.kind == "six" else (
+            "seven_limit"
+        )
+    return None
 
 
 def legal_plays(state: MatchState) -> list[tuple[Card, ...]]:
@@ -72,26 +96,69 @@ def legal_plays(state: MatchState) -> list[tuple[Card, ...]]:
     return [c for c in combos if playable(c, constraint)]
 
 
-def can_call_yanniv(state: MatchState) -> bool:
+def call_refusal(state: MatchState) -> str | None:
+    """Why the turn player may not call YANNIV now (None: he may)."""
+    if state.yanniv_caller is not None:
+        return "yanniv_last_lap"
     constraint = state.turn_constraint
-    return (
-        state.yanniv_caller is None
-        and (constraint is None or constraint.kind != "seven")
-        and hand_value(state.hands[state.turn]) <= YANNIV_LIMIT
-    )
+    if constraint is not None and constraint.kind == "seven":
+        return "yanniv_after_seven"
+    if hand_value(state.hands[state.turn]) > state.config.rules.call_limit:
+        return "yanniv_too_high"
+    return None
+
+
+def can_call_yanniv(state: MatchState) -> bool:
+    return call_refusal(state) is None
+
+
+def holds_yanniv(state: MatchState, seat: int) -> bool:
+    """The caller's hand still within the limit when his call is checked."""
+    return hand_value(state.hands[seat]) <= state.config.rules.call_limit
 
 
 def previous_takeable(state: MatchState) -> tuple[Card, ...]:
     """Non-power cards of the packet the previous player put down (if any is left)."""
     if state.prev_packet is None:
         return ()
-    return _non_power(state.discard[state.prev_packet].cards)
+    return _non_power(state.discard[state.prev_packet].cards, state.config.rules.power_ranks)
 
 
 @lru_cache(maxsize=4096)
-def _non_power(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+def _non_power(cards: tuple[Card, ...], powers: frozenset[int]) -> tuple[Card, ...]:
     """Memoized: the same packets are looked at by every seat's view and every draw."""
-    return tuple([c for c in cards if not c.is_power])
+    return tuple([c for c in cards if c.rank not in powers])
+
+
+def mandatory_power(state: MatchState) -> int | None:
+    """The power rank that must be used at the pending decision, leaving no way to decline
+    it (no Skip, no plain draw): only with `rules.mandatory_powers`, and only when the power
+    can be applied (a Jack with nothing in reach is skipped, see `power_impossible`)."""
+    pending = state.pending
+    if pending is None or not state.config.rules.mandatory_powers:
+        return None
+    kind = pending.kind
+    if kind == "four_ask":
+        return 4
+    if kind == "king":
+        return KING
+    if kind == "draw" and state.turn_packet is not None:
+        if state.turn_power == QUEEN:
+            return QUEEN
+        if state.turn_power == JACK and jack_reach(state):
+            return JACK
+    return None
+
+
+def power_impossible(state: MatchState, rank: int) -> str | None:
+    """Why the turn's power `rank` cannot be applied at all (None: it can): a King with no
+    card to give, a Jack with no card left in reach. A 4 can always ask (the answer may be
+    no), a Queen always draws what the pile (or its reshuffle) holds."""
+    if rank == KING and not state.hands[state.turn]:
+        return "no_card"
+    if rank == JACK and not jack_reach(state):
+        return "nothing_to_take"
+    return None
 
 
 def takeable_cards(state: MatchState) -> tuple[Card, ...]:
@@ -107,7 +174,7 @@ def takeable_cards(state: MatchState) -> tuple[Card, ...]:
 def jack_reach(state: MatchState) -> dict[int, tuple[Card, ...]]:
     """Packets a Jack may take back from: the last 2 (+1 per extra Jack) non-empty packets
     below the Jack's own; power cards included."""
-    reach = JACK_REACH + state.turn_power_count - 1
+    reach = state.config.rules.jack_reach + state.turn_power_count - 1
     below = state.turn_packet if state.turn_packet is not None else len(state.discard)
     result: dict[int, tuple[Card, ...]] = {}
     for index in range(below - 1, -1, -1):
@@ -147,8 +214,12 @@ def _asks(targets: tuple[int, ...]) -> tuple[AskFour, ...]:
 
 
 def _draw_options(state: MatchState) -> list[Action]:
-    previous = previous_takeable(state)
-    options: list[Action] = [_DRAW_PILE, *map(take_of, previous)]
+    forced = mandatory_power(state)  # None for a draw without playing (kind "turn")
+    if forced == QUEEN:
+        return [UseQueen()]
+    previous = () if forced == JACK else previous_takeable(state)
+    options: list[Action] = [] if forced == JACK else [_DRAW_PILE]
+    options.extend(map(take_of, previous))
     if state.turn_power == JACK and state.turn_packet is not None:
         seen = set(previous)
         for cards in jack_reach(state).values():
@@ -183,7 +254,7 @@ def _legal(state: MatchState) -> list[Action]:
         return [ChooseColour("red"), ChooseColour("black")]
     if kind == "draw":
         return _draw_options(state)
-    if kind in ("play_drawn", "four_play_received"):
+    if kind in ("play_drawn", "four_play_received"):  # « on peut la poser »: a choice
         return [PlayAtOnce(pending.cards[0]), _SKIP]
     if kind == "queen_keep":
         drawn = pending.cards
@@ -194,12 +265,14 @@ def _legal(state: MatchState) -> list[Action]:
         return result
     if kind == "four_ask":
         targets = [t for t in range(state.config.seats) if t != seat and state.active[t]]
-        return [*_asks(tuple(targets)), _SKIP]
+        asks = _asks(tuple(targets))
+        return list(asks) if mandatory_power(state) else [*asks, _SKIP]
     if kind == "four_give":
         return [give_of(card) for card in hand if card.rank == pending.rank]
     if kind == "four_exchange":
         return list(map(give_of, hand))
     if kind == "king":
         targets = [t for t in range(state.config.seats) if t != seat and state.active[t]]
-        return [swap_of((card, t)) for t in targets for card in hand] + [_SKIP]
+        swaps = [swap_of((card, t)) for t in targets for card in hand]
+        return swaps if mandatory_power(state) else [*swaps, _SKIP]
     raise AssertionError(f"unknown pending kind {kind}")

@@ -26,7 +26,7 @@ from yanniv.engine.actions import (
     TakeDiscard,
     UseQueen,
 )
-from yanniv.engine.cards import KING, Card, card_key, hand_value
+from yanniv.engine.cards import JACK, KING, QUEEN, Card, card_key
 from yanniv.engine.chance import rng, shuffled
 from yanniv.engine.combos import extends
 from yanniv.engine.errors import IllegalActionError
@@ -51,7 +51,14 @@ from yanniv.engine.events import (
     YannivChecked,
 )
 from yanniv.engine.explain import explain
-from yanniv.engine.legal import YANNIV_LIMIT, legal_actions, next_seat
+from yanniv.engine.legal import (
+    holds_yanniv,
+    jack_reach,
+    legal_actions,
+    next_in,
+    next_seat,
+    power_impossible,
+)
 from yanniv.engine.scoring import end_manche
 from yanniv.engine.state import Constraint, MatchState, Packet, Pending
 
@@ -110,6 +117,8 @@ def _on_turn(s: MatchState, action: Action, events: list[Event]) -> None:
     seat = s.turn
     if isinstance(action, CallYanniv):
         s.yanniv_caller = seat
+        if s.config.rules.last_lap_each_once:
+            s.last_lap = frozenset(t for t in range(s.config.seats) if s.active[t] and t != seat)
         events.append(YannivCalled(seat=seat))
         _end_turn(s, events)
         return
@@ -128,10 +137,11 @@ def _play(s: MatchState, seat: int, cards: tuple[Card, ...], events: list[Event]
     s.turn_packet = len(s.discard) - 1
     s.turn_play = cards
     events.append(Played(seat, cards))
+    ranks = s.config.rules.power_ranks
     if len(cards) == 1 or cards[0].rank == cards[1].rank:  # a single or a set: one rank
-        _power_chosen(s, cards[0].rank if cards[0].is_power else None, events)
+        _power_chosen(s, cards[0].rank if cards[0].rank in ranks else None, events)
         return
-    powers = sorted({card.rank for card in cards if card.is_power})
+    powers = sorted({card.rank for card in cards if card.rank in ranks})
     if len(powers) > 1:
         s.pending = Pending(kind="choose_power", seat=seat, ranks=tuple(powers))
         return
@@ -174,6 +184,10 @@ def _start_draw(s: MatchState, events: list[Event]) -> None:
     if s.turn_power == 8:
         _start_powers(s, events)
         return
+    if s.turn_power == JACK:
+        reason = power_impossible(s, JACK)
+        if reason is not None:  # nothing in reach: the Jack's draw is a normal draw
+            events.append(PowerSkipped(seat=s.turn, rank=JACK, reason=reason))
     s.pending = _DRAW_PENDING[s.turn]
 
 
@@ -218,24 +232,34 @@ def _receive_from_pile(s: MatchState, seat: int, card: Card) -> None:
     _set_hand(s, seat, _add(s.hands[seat], card))
 
 
-def _take_discard(s: MatchState, seat: int, card: Card, events: list[Event], **kw: bool) -> None:
+def _take_discard(
+    s: MatchState, seat: int, card: Card, events: list[Event], **kw: bool
+) -> int | None:
+    """Move `card` from the discard to `seat`'s hand; return the index of its packet."""
+    found = None
     for index, packet in enumerate(s.discard):
         if card in packet.cards:
             discard = list(s.discard)
             discard[index] = Packet(packet.seat, tuple(c for c in packet.cards if c != card))
             s.discard = tuple(discard)
+            found = index
             break
     _set_hand(s, seat, _add(s.hands[seat], card))
     s.known = knowledge.taken_publicly(s.known, seat, card)
     events.append(Drew(seat=seat, source="discard", card=card, **kw))
+    return found
 
 
 def _draw(
     s: MatchState, seat: int, action: Action, events: list[Event], without_playing: bool
 ) -> Card | None:
-    """A normal draw (pile or discard); returns the card if it came from the pile."""
+    """A normal draw (pile or discard); returns the card that may be put down at once if it
+    matches the play: one from the pile, or (`rules.play_taken_discard`) from the previous
+    packet."""
     if isinstance(action, TakeDiscard):
-        _take_discard(s, seat, action.card, events, without_playing=without_playing)
+        index = _take_discard(s, seat, action.card, events, without_playing=without_playing)
+        if s.config.rules.play_taken_discard and index is not None and index == s.prev_packet:
+            return action.card
         return None
     drawn = _pop_pile(s, 1, events)
     if not drawn:
@@ -249,6 +273,8 @@ def _draw(
 
 def _on_draw(s: MatchState, action: Action, events: list[Event]) -> None:
     seat = s.turn
+    if s.turn_packet is not None and _declines(s, action):
+        events.append(PowerSkipped(seat=seat, rank=s.turn_power))  # type: ignore[arg-type]
     if isinstance(action, UseQueen):
         drawn = _pop_pile(s, s.turn_power_count + 1, events)
         events.append(QueenDrew(seat=seat, count=len(drawn)))
@@ -265,6 +291,13 @@ def _on_draw(s: MatchState, action: Action, events: list[Event]) -> None:
         s.pending = Pending(kind="play_drawn", seat=seat, cards=(card,))
         return
     _start_powers(s, events)
+
+
+def _declines(s: MatchState, action: Action) -> bool:
+    """A plain draw instead of the Queen's, or the pile instead of the Jack's take back."""
+    if s.turn_power == QUEEN:
+        return not isinstance(action, UseQueen)
+    return s.turn_power == JACK and not isinstance(action, TakeDiscard) and bool(jack_reach(s))
 
 
 def _on_queen_keep(s: MatchState, action: Action, events: list[Event]) -> None:
@@ -306,9 +339,12 @@ def _start_powers(s: MatchState, events: list[Event]) -> None:
     if s.turn_power == 4:
         s.pending = Pending(kind="four_ask", seat=seat, remaining=s.turn_power_count)
         return
-    if s.turn_power == KING and s.hands[seat]:
-        s.pending = Pending(kind="king", seat=seat, remaining=s.turn_power_count)
-        return
+    if s.turn_power == KING:
+        reason = power_impossible(s, KING)
+        if reason is None:
+            s.pending = Pending(kind="king", seat=seat, remaining=s.turn_power_count)
+            return
+        events.append(PowerSkipped(seat=seat, rank=KING, reason=reason))
     _end_turn(s, events)
 
 
@@ -324,7 +360,7 @@ def _on_four_ask(s: MatchState, action: Action, events: list[Event]) -> None:
     remaining = s.pending.remaining - 1 if s.pending else 0
     if isinstance(action, Skip):
         events.append(PowerSkipped(seat=seat, rank=4))
-        _end_turn(s, events)
+        _next_four(s, remaining if s.config.rules.decline_each_use else 0, events)
         return
     assert isinstance(action, AskFour)
     events.append(FourAsked(seat=seat, target=action.target, rank=action.rank))
@@ -386,12 +422,16 @@ def _on_four_play_received(s: MatchState, action: Action, events: list[Event]) -
 
 def _on_king(s: MatchState, action: Action, events: list[Event]) -> None:
     seat = s.turn
+    assert s.pending is not None
+    remaining = s.pending.remaining - 1
     if isinstance(action, Skip):
         events.append(PowerSkipped(seat=seat, rank=KING))
+        if remaining > 0 and s.config.rules.decline_each_use:
+            s.pending = Pending(kind="king", seat=seat, remaining=remaining)
+            return
         _end_turn(s, events)
         return
-    assert isinstance(action, KingSwap) and s.pending is not None
-    remaining = s.pending.remaining - 1
+    assert isinstance(action, KingSwap)
     target, given = action.target, action.card
     _set_hand(s, seat, _remove(s.hands[seat], (given,)))
     _set_hand(s, target, _add(s.hands[target], given))
@@ -415,14 +455,22 @@ def _on_king(s: MatchState, action: Action, events: list[Event]) -> None:
 
 
 def _end_turn(s: MatchState, events: list[Event]) -> None:
-    """Apply 6, 7 and 9, pass the turn, and check a YANNIV when it is back to the caller."""
+    """Apply 6, 7 and 9, pass the turn, and check a YANNIV when it is back to the caller:
+    as soon as the turn reaches him, or (`rules.last_lap_each_once`) once every other
+    player has played one last turn, a 9 changing only the order they play in."""
     seat = s.turn
     if s.turn_power == 9 and s.turn_power_count % 2 == 1:
         s.direction = -s.direction  # type: ignore[assignment]
         events.append(DirectionChanged(seat=seat, direction=s.direction))
-    nxt = (seat + s.direction) % s.config.seats
-    if not s.active[nxt]:
-        nxt = next_seat(s, seat)
+    caller = s.yanniv_caller
+    if caller is not None and s.config.rules.last_lap_each_once:
+        left = s.last_lap - {seat}
+        s.last_lap = left
+        nxt = next_in(s, seat, left) if left else caller
+    else:
+        nxt = (seat + s.direction) % s.config.seats
+        if not s.active[nxt]:
+            nxt = next_seat(s, seat)
     constraint: Constraint | None = None
     if s.turn_power == 6:
         constraint = _SIX[s.turn_six_colour]  # type: ignore[index]
@@ -436,8 +484,8 @@ def _end_turn(s: MatchState, events: list[Event]) -> None:
     s.turn = nxt
     s.turn_constraint = constraint
     s.clear_turn()
-    if s.yanniv_caller == nxt:
-        holds = hand_value(s.hands[nxt]) <= YANNIV_LIMIT
+    if caller == nxt:
+        holds = holds_yanniv(s, nxt)
         events.append(YannivChecked(seat=nxt, holds=holds))
         if holds:
             end_manche(s, events)

@@ -49,6 +49,10 @@ class Ruleset:
     #: never who plays). Off (the "yanniv-1" code): the caller's hand is checked as soon as
     #: the turn comes back to him, so a 9 could end the last lap early.
     last_lap_each_once: bool = True
+    #: With optional powers, declining (Skip) gives up one use of a 4 or a King, so a player
+    #: with two Kings may decline the first swap and make the second. Off (the "yanniv-1"
+    #: code): one Skip gave up every remaining use.
+    decline_each_use: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.power_ranks, frozenset):
@@ -95,6 +99,6 @@ def ruleset_from_dict(data: dict[str, Any]) -> Ruleset:
 
 #: Today's rules.
 YANNIV = Ruleset()
-#: The rules of the "yanniv-1" code (optional powers, last lap ended by the turn's return),
-#: under which the matches stored before the rule set existed were played.
-LEGACY_YANNIV = Ruleset(mandatory_powers=False, last_lap_each_once=False)
+#: The rules of the "yanniv-1" code (optional powers, one Skip for all uses, last lap ended
+#: by the turn's return), under which the matches stored before the rule set were played.
+LEGACY_YANNIV = Ruleset(mandatory_powers=False, last_lap_each_once=False, decline_each_use=False)

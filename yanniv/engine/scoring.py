@@ -6,8 +6,6 @@ from yanniv.engine.cards import hand_value
 from yanniv.engine.events import Event, MancheEnded, MatchEnded
 from yanniv.engine.state import MancheResult, MatchState
 
-WINNER_BONUS = -5
-
 
 def manche_outcome(
     points: list[int], counts: list[int], participants: list[int], caller: int | None
@@ -39,7 +37,7 @@ def end_manche(s: MatchState, events: list[Event]) -> None:
     deltas = [0] * n
     for seat in participants:
         if seat == winner:
-            deltas[seat] = WINNER_BONUS
+            deltas[seat] = s.config.rules.winner_bonus
         elif seat not in tied:
             deltas[seat] = points[seat]
     totals = tuple(score + delta for score, delta in zip(s.scores, deltas, strict=True))
@@ -62,6 +60,7 @@ def end_manche(s: MatchState, events: list[Event]) -> None:
         MancheEnded(
             manche=s.manche, tiebreak=s.tiebreak, caller=caller, hands=s.hands,
             points=tuple(points), deltas=tuple(deltas), winner=winner, tied=tied, totals=totals,
+            participants=tuple(participants),
         )
     )
     # Who starts next: the winner; without one, the first ex-aequo from the caller onwards.

@@ -9,8 +9,6 @@ from yanniv.engine.combos import has_misdeal_pattern
 from yanniv.engine.events import Event, MancheStarted, Misdeal, TurnStarted
 from yanniv.engine.state import MatchConfig, MatchState, Packet, Pending
 
-HAND_SIZE = 5
-
 
 def new_match(config: MatchConfig, seed: int | str) -> MatchState:
     """A fresh match, first manche dealt; the same (config, seed) always gives the same state."""
@@ -43,18 +41,19 @@ def deal(
     s.manche += 1
     s.tiebreak = tiebreak
     s.active = tuple(seat in participants for seat in range(n))
+    size = s.config.rules.hand_size
     attempt = 0
     while True:
         deck: list[Card] = shuffled(DECK, s.seed, "deal", s.manche, attempt)
         hands: list[tuple[Card, ...]] = [()] * n
         for index, seat in enumerate(participants):
-            hands[seat] = sort_hand(deck[index * HAND_SIZE : (index + 1) * HAND_SIZE])
+            hands[seat] = sort_hand(deck[index * size : (index + 1) * size])
         misdealt = [seat for seat in participants if has_misdeal_pattern(hands[seat])]
         if not misdealt:
             break
         events.extend(Misdeal(seat=seat, manche=s.manche) for seat in misdealt)
         attempt += 1
-    rest = deck[len(participants) * HAND_SIZE :]
+    rest = deck[len(participants) * size :]
     flipped = rest.pop()
     s.deal_attempt = attempt
     s.hands = tuple(hands)
@@ -67,6 +66,7 @@ def deal(
     s.turn_constraint = None
     s.clear_turn()
     s.yanniv_caller = None
+    s.last_lap = frozenset()
     s.known = knowledge.empty(n)
     s.pile_known = (frozenset(),) * n
     s.pending = Pending(kind="turn", seat=starter)

@@ -25,10 +25,11 @@ class MatchConfig:
     rules: Ruleset = YANNIV
 
     def __post_init__(self) -> None:
-        if not 2 <= self.seats <= 4:
-            raise ValueError("a match has 2 to 4 seats")
-        if not 1 <= self.manches <= 20:
-            raise ValueError("a match has 1 to 20 manches")
+        r = self.rules
+        if not r.min_seats <= self.seats <= r.max_seats:
+            raise ValueError(f"a match has {r.min_seats} to {r.max_seats} seats")
+        if not r.min_manches <= self.manches <= r.max_manches:
+            raise ValueError(f"a match has {r.min_manches} to {r.max_manches} manches")
         if self.first_player is not None and not 0 <= self.first_player < self.seats:
             raise ValueError("first_player must be a seat index")
 
@@ -104,6 +105,7 @@ class MatchState:
         "finished",
         "hands",
         "known",
+        "last_lap",
         "last_result",
         "manche",
         "manche_history",
@@ -152,6 +154,9 @@ class MatchState:
     turn_power_count: int
     turn_six_colour: Colour | None
     yanniv_caller: int | None
+    #: After a YANNIV call, the seats that have not played their last turn yet (only under
+    #: `rules.last_lap_each_once`; empty otherwise).
+    last_lap: frozenset[int]
     pending: Pending | None
     scores: tuple[int, ...]
     manche_history: tuple[MancheResult, ...]
@@ -190,6 +195,7 @@ class MatchState:
         s.turn_constraint = None
         s.clear_turn()
         s.yanniv_caller = None
+        s.last_lap = frozenset()
         s.pending = None
         s.scores = (0,) * n
         s.manche_history = ()
@@ -213,6 +219,25 @@ class MatchState:
     @property
     def seats(self) -> int:
         return self.config.seats
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.config.rules
+
+    @property
+    def pile_top(self) -> Card | None:
+        """The pile's top card, the next one drawn (None when the pile is empty).
+
+        The state is the whole truth, so this is secret information: for the engine's own
+        tests and tools (a rigged draw, a replay check). `view` never shows it; what the
+        players all see is `discard_top`.
+        """
+        return self.pile[-1] if self.pile else None
+
+    @property
+    def discard_top(self) -> Packet | None:
+        """The newest packet on the discard (public), possibly emptied by a take."""
+        return self.discard[-1] if self.discard else None
 
     @property
     def to_act(self) -> int | None:

@@ -16,6 +16,7 @@ from operator import attrgetter
 from yanniv.engine.actions import Action, DecisionKind
 from yanniv.engine.cards import Card, Colour, card_key
 from yanniv.engine.legal import legal_actions, takeable_cards
+from yanniv.engine.ruleset import Ruleset
 from yanniv.engine.state import Constraint, MancheResult, MatchState, Packet, Pending
 
 _VALUE = attrgetter("value")
@@ -80,6 +81,11 @@ class MatchView:
     turn_play: tuple[Card, ...]
     turn_power: int | None
     six_colour: Colour | None
+    #: The rules of the match (constants and host options).
+    rules: Ruleset
+    #: After a YANNIV call, the seats still to play their last turn (public: everybody saw
+    #: who has played since the call); empty otherwise.
+    last_lap: tuple[int, ...]
 
 
 def _pending_view(pending: Pending | None, viewer: int | None) -> PendingView | None:
@@ -163,4 +169,6 @@ def view(state: MatchState, viewer: int | None, show_known_cards: bool = True) -
         state.turn_play,
         state.turn_power,
         state.turn_six_colour,
+        state.config.rules,
+        tuple(sorted(state.last_lap)) if state.last_lap else (),
     )
