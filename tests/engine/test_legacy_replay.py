@@ -16,12 +16,12 @@ import json
 from pathlib import Path
 
 import pytest
+from yanniv.wire import action_from_wire, to_wire
 
 from scripts.legacy_replay_fixture import digest, state_digest
 from yanniv.engine import IllegalActionError, MatchConfig, apply, start_match
 from yanniv.engine.cards import JACK, QUEEN
 from yanniv.engine.ruleset import LEGACY_YANNIV
-from yanniv.wire import action_from_wire, to_wire
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "legacy_replays.json").read_text())
 
