@@ -24,9 +24,9 @@ from typing import Any
 
 from yanniv.engine import MatchConfig, apply, legal_actions, view
 from yanniv.engine.setup import start_match
+from yanniv.games import get_game
 from yanniv.policies import default_action
 from yanniv.server.rooms import Rooms
-from yanniv.games import get_game
 from yanniv.server.settings import Settings
 
 

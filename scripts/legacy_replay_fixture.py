@@ -14,9 +14,9 @@ import json
 import random
 from pathlib import Path
 
+from tests.oracle.wire_oracle import to_wire
 from yanniv.engine import MatchConfig, apply, legal_actions, start_match
 from yanniv.engine.actions import CallYanniv
-from yanniv.wire import action_to_wire, to_wire
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "engine" / "fixtures" / "legacy_replays.json"
 STATE_FIELDS = (
@@ -46,7 +46,7 @@ def play(seats: int, seed: str, manches: int) -> dict:
         call = CallYanniv() in legal and rng.random() < 0.6
         action = CallYanniv() if call else rng.choice(legal)
         state, events = apply(state, action)
-        actions.append(action_to_wire(action))
+        actions.append(to_wire(action))
         steps.append({"state": state_digest(state), "events": digest(list(events))})
     return {"seats": seats, "manches": manches, "seed": seed, "actions": actions, "steps": steps}
 

@@ -16,12 +16,15 @@ import json
 from pathlib import Path
 
 import pytest
-from yanniv.wire import action_from_wire, to_wire
 
 from scripts.legacy_replay_fixture import digest, state_digest
+from tests.oracle.wire_oracle import to_wire
 from yanniv.engine import IllegalActionError, MatchConfig, apply, start_match
 from yanniv.engine.cards import JACK, QUEEN
 from yanniv.engine.ruleset import LEGACY_YANNIV
+from yanniv.games import get_game
+
+GAME = get_game("yanniv")
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "legacy_replays.json").read_text())
 
@@ -47,7 +50,7 @@ def test_legacy_logs_replay_identically_under_the_legacy_ruleset(match: dict) ->
     steps = match["steps"]
     assert (state_digest(state), digest(_as_old(events))) == tuple(steps[0].values())
     for index, data in enumerate(match["actions"], start=1):
-        state, events = apply(state, action_from_wire(data))
+        state, events = apply(state, GAME.decode_action(data).action)
         expected = steps[index]
         assert state_digest(state) == expected["state"], f"state differs at step {index}"
         assert digest(_as_old(events)) == expected["events"], f"events differ at step {index}"
@@ -63,7 +66,7 @@ def test_the_fixture_is_not_replayed_identically_under_todays_rules() -> None:
                                match["seed"])
         try:
             for index, data in enumerate(match["actions"], start=1):
-                state, _ = apply(state, action_from_wire(data))
+                state, _ = apply(state, GAME.decode_action(data).action)
                 if state_digest(state) != match["steps"][index]["state"]:
                     differs += 1
                     break
