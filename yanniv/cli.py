@@ -22,6 +22,7 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--matches", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--manches", type=int, default=6)
+    sim.add_argument("--game", default="yanniv", help="a registered game id")
     sim.add_argument(
         "--policies",
         default="greedy",
@@ -62,6 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             manches=args.manches,
             policies=args.policies.split(","),
+            game_id=args.game,
         )
         import json
 

@@ -1,7 +1,8 @@
 """`yanniv simulate`: full matches between built-in policies, and figures about them.
 
 This is the engine benchmark: matches/s and actions/s include the policies' decisions and
-one `view` per decision, as a real seat would need.
+one `view` per decision, as a real seat would need, all through the game's interface
+(`--game`, YANNIV by default). The event tallies are YANNIV's (zero for another game).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from yanniv.engine import MatchConfig, apply, new_match, view
 from yanniv.engine.cards import Card
 from yanniv.engine.events import (
     FourAsked,
@@ -24,22 +24,35 @@ from yanniv.engine.events import (
     YannivCalled,
     YannivChecked,
 )
-from yanniv.policies import POLICIES, Policy
+from yanniv.games import get_game
 
 POWER_NAMES = {4: "4", 6: "6", 7: "7", 8: "8", 9: "9", 11: "valet", 12: "dame", 13: "roi"}
 
 
 def run_simulation(
-    seats: int, matches: int, seed: int, manches: int = 6, policies: list[str] | None = None
+    seats: int, matches: int, seed: int, manches: int = 6, policies: list[str] | None = None,
+    game_id: str = "yanniv",
 ) -> dict[str, Any]:
+    """Play `matches` matches of `game_id` between scripted policies, through the game's
+    interface as the server does, and sum up what happened."""
+    try:
+        game = get_game(game_id)
+    except KeyError as exc:
+        raise SystemExit(str(exc)) from None
     names = policies or ["greedy"]
     if len(names) == 1:
         names = names * seats
     if len(names) != seats:
         raise SystemExit(f"--policies needs 1 or {seats} names")
-    unknown = [name for name in names if name not in POLICIES]
+    known = game.policy_names()
+    unknown = [name for name in names if name not in known]
     if unknown:
-        raise SystemExit(f"unknown policies {unknown}; choose from {sorted(POLICIES)}")
+        raise SystemExit(f"unknown policies {unknown}; choose from {sorted(known)}")
+    settings = game.default_settings()
+    if "manches" in type(settings).model_fields:
+        settings = type(settings).model_validate({**settings.model_dump(), "manches": manches})
+    config = game.match_config(settings, seats, None)
+    to_act, apply, view, is_over = game.to_act, game.apply, game.view, game.is_over
 
     counts: Counter = Counter()
     powers_played: Counter[str] = Counter()
@@ -49,22 +62,24 @@ def run_simulation(
     cpu_started = time.process_time()
     for index in range(matches):
         match_seed = f"{seed}/{index}"
-        players: list[Policy] = [
-            POLICIES[name](f"{match_seed}/{seat}") for seat, name in enumerate(names)
-        ]
-        state = new_match(MatchConfig(seats=seats, manches=manches), match_seed)
-        while not state.finished:
-            seat = state.pending.seat  # type: ignore[union-attr]
+        players = [game.scripted_policy(name, f"{match_seed}/{seat}")
+                   for seat, name in enumerate(names)]
+        state, _ = game.new_match(config, match_seed)
+        while not is_over(state):
+            seat = to_act(state)
             action = players[seat](view(state, seat))
             state, events = apply(state, action)
             actions += 1
             _count(events, counts, powers_played)
-        wins[names[state.ranking[0]]] += 1
-        counts["manches"] += len(state.manche_history)
+        outcome = game.outcome(state)
+        assert outcome is not None
+        wins[names[outcome.ranking[0]]] += 1
+        counts["manches"] += len(outcome.manches)
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     calls = counts[YannivCalled]
     return {
+        "game": game.id,
         "seats": seats,
         "matches": matches,
         "seed": seed,

@@ -25,3 +25,14 @@ def test_simulate_is_deterministic_for_a_seed(capsys) -> None:  # type: ignore[n
     second = json.loads(capsys.readouterr().out)
     for key in ("mean_turns_per_match", "powers_played", "yanniv_calls", "mean_manches"):
         assert first[key] == second[key]
+
+
+def test_simulate_takes_a_game_from_the_registry(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["simulate", "--game", "yanniv", "--seats", "2", "--matches", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "yanniv"
+    try:
+        main(["simulate", "--game", "belote", "--matches", "1"])
+    except SystemExit as exc:
+        assert "belote" in str(exc.code)
+    else:
+        raise AssertionError("an unknown game must be refused")

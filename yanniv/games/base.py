@@ -231,6 +231,14 @@ class Game(ABC):
     # ---------------------------------------------------------------- computer players
 
     @abstractmethod
+    def policy_names(self) -> tuple[str, ...]:
+        """Scripted policies for benchmarks (`yanniv simulate`): cheap, not computer players."""
+
+    @abstractmethod
+    def scripted_policy(self, name: str, seed: str) -> Any:
+        """A function view → legal action; KeyError for an unknown name."""
+
+    @abstractmethod
     def make_bot(self, level: str, seat: int, seed: str) -> BotMemory:
         """A fresh computer player of `level` for `seat`; KeyError for an unknown level."""
 

@@ -29,7 +29,7 @@ from yanniv.games.base import (
     setting,
 )
 from yanniv.games.fast_json import ViewMemo
-from yanniv.policies import default_action
+from yanniv.policies import POLICIES, default_action
 
 #: Rules versions a stored match may carry, and the rules each stands for beyond its
 #: stored options. "yanniv-1": every match stored before rules were stored with matches
@@ -167,6 +167,12 @@ class YannivGame(Game):
         return yanniv_schema.protocol_defs()
 
     # ---------------------------------------------------------------- computer players
+
+    def policy_names(self) -> tuple[str, ...]:
+        return tuple(POLICIES)
+
+    def scripted_policy(self, name: str, seed: str) -> Any:
+        return POLICIES[name](seed)
 
     def make_bot(self, level: str, seat: int, seed: str) -> Bot:
         if level not in LEVELS:
