@@ -16,12 +16,14 @@ from fastapi import FastAPI, Header, HTTPException, WebSocket, WebSocketDisconne
 from yanniv.engine import IllegalActionError, MatchConfig, apply, new_match, view
 from yanniv.games import get_game
 from yanniv.games.base import WireError
+from yanniv.server.http_games import router as games_router
 from yanniv.webapp.pages import mount_static, router
 
 GAME = get_game("yanniv")
 
 app = FastAPI()
 app.include_router(router)
+app.include_router(games_router)  # the real games list: the lobby draws its form from it
 mount_static(app)
 ROOMS: dict[str, dict[str, Any]] = {}
 
@@ -58,9 +60,9 @@ def _seat(room: dict, pseudo: str) -> dict:
 async def create(body: dict) -> dict:
     code = secrets.token_hex(3).upper()
     room = {"code": code, "status": "waiting", "version": 0, "seats": [], "state": None,
-            "spectators": [], "settings": {"public": bool(body.get("public")), "manches": 6,
+            "spectators": [], "settings": {"game": "yanniv", "public": bool(body.get("public")),
             "first_player": "random", "show_known_cards": True, "log_visible": True,
-            "timer_seconds": None}}
+            "timer_seconds": None, **GAME.default_settings().model_dump()}}
     ROOMS[code] = room
     seat = _seat(room, body["pseudo"])
     await broadcast(room, [])

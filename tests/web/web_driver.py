@@ -113,6 +113,8 @@ def _decide(page: Any, s: dict, kind: str, log: list[str]) -> None:
                 page.click("#draw-only-btn")
     elif kind == "draw":
         takes = [a for a in _legal(s, "TakeDiscard") if value(a["card"]) <= 2]
+        if not _legal(s, "DrawPile") and not _legal(s, "UseQueen"):
+            takes = _legal(s, "TakeDiscard")  # a Jack's take-back is mandatory
         if _legal(s, "UseQueen"):
             page.click("#queen-btn")
         elif takes:

@@ -1,18 +1,20 @@
 // Room lobby: seats (the host adds and removes computer players), code and link, the host's
-// settings (read-only for others), start button.
-import { t } from './i18n.js';
+// settings (read-only for others), start button. The game's own settings, its seat count and
+// its computer players come from `GET /api/games` (the game's settings schema), never from
+// copies here.
+import { lang, t } from './i18n.js';
 import { h, replace, toast } from './dom.js';
 import { icon } from './icons.js';
 
 const TIMER_CHOICES = [null, 15, 30, 45, 60, 90, 120];
-const BOT_LEVELS = ['facile', 'moyen', 'difficile'];
 let botLevel = 'moyen'; // the host's last choice survives re-renders
 
 // Host only, on a free seat: a level and "Ajouter un ordinateur" (it sits on the next free seat).
-function addBot(ctx, i) {
+function addBot(ctx, i, bots) {
   const level = h('select', { id: `bot-level-${i}`, 'data-focus': `bot-level-${i}`, 'aria-label': t('lobby.bot_level', { n: i + 1 }),
-    onchange: (e) => { botLevel = e.target.value; } }, BOT_LEVELS.map((l) => h('option', { value: l }, t(`bot.${l}`))));
-  level.value = botLevel;
+    onchange: (e) => { botLevel = e.target.value; } },
+  bots.map((b) => h('option', { value: b.level }, lang === 'en' ? b.name_en : b.name_fr)));
+  level.value = bots.some((b) => b.level === botLevel) ? botLevel : (bots[0] && bots[0].level);
   return h('span', { class: 'row' }, level,
     h('button', { type: 'button', class: 'secondary', id: `add-bot-${i}`, 'data-focus': `add-bot-${i}`,
       onclick: () => ctx.addBot(level.value) }, icon('bot'), t('lobby.add_bot')));
@@ -35,6 +37,22 @@ function select(id, options, value, disabled, onchange) {
   return node;
 }
 
+// One control per field of the game's settings schema: a checkbox for a boolean, a list for a
+// bounded integer; labels in the page's language, from the schema.
+function gameFields(game, s, ro, patch) {
+  const props = (game && game.settings && game.settings.properties) || {};
+  return Object.entries(props).map(([name, prop]) => {
+    const id = `set-${name.replaceAll('_', '-')}`;
+    const label = lang === 'en' ? prop.label_en : prop.label_fr;
+    const value = s[name] ?? prop.default;
+    if (prop.type === 'boolean') return check(id, label, !!value, ro, (e) => patch({ [name]: e.target.checked }));
+    const low = prop.minimum ?? 0;
+    const high = prop.maximum ?? low;
+    const options = Array.from({ length: high - low + 1 }, (_, k) => [low + k, String(low + k)]);
+    return field(label, select(id, options, value, ro, (e) => patch({ [name]: Number(e.target.value) })), id);
+  });
+}
+
 export function renderLobby(ctx) {
   const el = document.getElementById('lobby');
   const { room } = ctx.state;
@@ -48,11 +66,14 @@ export function renderLobby(ctx) {
 
   const patch = (change) => ctx.patchSettings({ ...s, ...change });
   const firstValue = s.first_player === null || s.first_player === undefined ? 'random' : s.first_player;
+  const game = (ctx.state.games || []).find((g) => g.id === (s.game || 'yanniv'));
+  const seatCount = game ? game.max_seats : seats.length;
+  const bots = game ? game.bots : [];
   const seatRows = [];
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < seatCount; i++) {
     const seat = seats.find((x) => x.seat === i && x.pseudo);
     if (!seat) {
-      seatRows.push(h('li', { class: 'free' }, t('lobby.free_seat', { n: i + 1 }), isHost && room.status === 'waiting' ? addBot(ctx, i) : null));
+      seatRows.push(h('li', { class: 'free' }, t('lobby.free_seat', { n: i + 1 }), isHost && room.status === 'waiting' && bots.length ? addBot(ctx, i, bots) : null));
       continue;
     }
     seatRows.push(h('li', { dataset: { seat: String(i) } },
@@ -69,8 +90,7 @@ export function renderLobby(ctx) {
     h('fieldset', { style: 'border:0;padding:0;margin:0' },
       h('legend', null, h('h2', null, t('lobby.settings'))),
       check('set-public', t('lobby.public'), !!s.public, ro, (e) => patch({ public: e.target.checked })),
-      field(t('lobby.manches'), select('set-manches', Array.from({ length: 20 }, (_, i) => [i + 1, String(i + 1)]), s.manches ?? 6, ro,
-        (e) => patch({ manches: Number(e.target.value) })), 'set-manches'),
+      ...gameFields(game, s, ro, patch),
       field(t('lobby.first_player'), select('set-first', [['random', t('lobby.first_random')], ['host', t('lobby.first_host')],
         ...taken.map((x) => [x.seat, x.pseudo])], firstValue, ro,
       (e) => patch({ first_player: ['random', 'host'].includes(e.target.value) ? e.target.value : Number(e.target.value) })), 'set-first'),

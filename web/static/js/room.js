@@ -48,8 +48,9 @@ function ctxOf(state) {
     },
     async patchSettings(settings) {
       try {
-        const body = { public: !!settings.public, manches: settings.manches, first_player: settings.first_player ?? 'random',
-          show_known_cards: !!settings.show_known_cards, log_visible: !!settings.log_visible, timer_seconds: settings.timer_seconds ?? null };
+        // Only the settings the room has: the platform's and its game's (from the summary).
+        const known = store.get().room ? Object.keys(store.get().room.settings || {}) : [];
+        const body = Object.fromEntries(Object.entries(settings).filter(([k]) => known.includes(k)));
         const res = await api('PATCH', `/api/rooms/${code}/settings`, body, seat && seat.token);
         if (res && res.code) store.dispatch({ type: 'room', room: res });
       } catch (err) { toast(err.message); render(store.get()); }
@@ -152,6 +153,8 @@ async function boot() {
     const closed = sessionStorage.getItem(`${logKey}.closed`);
     if (closed !== null) store.dispatch({ type: 'dismissResult', manche: Number(closed) });
   } catch { /* ignore */ }
+  // The games' settings, seats and bots, fetched beside the room (the lobby draws from them).
+  const games = api('GET', '/api/games').catch(() => null);
   let room;
   try {
     room = await api('GET', `/api/rooms/${code}`, undefined, seat && seat.token);
@@ -165,6 +168,7 @@ async function boot() {
   }
   if (seat) seat = { seat: room.your_seat, token: seat.token };
   store.dispatch({ type: 'me', me: seat });
+  store.dispatch({ type: 'games', games: await games });
   store.dispatch({ type: 'room', room });
   connect();
 }

@@ -3,6 +3,7 @@ export const initialState = (code, seat) => ({
   code,
   me: seat,               // {seat, token} or null for a spectator
   room: null,
+  games: null,            // GET /api/games: each game's settings schema, seats and bots
   view: null,
   version: null,
   deadline: null,
@@ -38,6 +39,8 @@ export function reduce(state, action) {
     }
     case 'room':
       return { ...state, room: action.room };
+    case 'games':
+      return { ...state, games: action.games };
     case 'state': {
       const msg = action.msg;
       const view = msg.view ?? null;
