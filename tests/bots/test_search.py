@@ -104,7 +104,7 @@ def test_search_scores_every_plan_in_the_same_worlds() -> None:
     )
     seen = view(state, state.turn)
     plays = [Plan(play=(c.key,)) for c in state.hands[state.turn][:2]]
-    results = evaluate(seen, None, random.Random(0), plays, 0.0, 12, 12)
+    results = evaluate(seen, None, random.Random(0), plays, 0, 12, 12)
     assert [len(r) for r in results] == [12, 12]
 
 
@@ -205,7 +205,7 @@ def test_queen_keep_plans_return_every_drawn_card() -> None:
         options = difficile._keep_options(seen)
         assert options and set(options) <= set(seen.legal_actions)
         results = evaluate(seen, None, random.Random(0),
-                           [difficile._power_plan(a) for a in options], 0.0, 4, 4)
+                           [difficile._power_plan(a) for a in options], 0, 4, 4)
         assert [len(r) for r in results] == [4] * len(options)
         w = sample_world(seen, None, random.Random(1))
         search._power_step(fastsim.Sim(random.Random(2)), w, difficile._power_plan(options[0]),
