@@ -22,13 +22,15 @@ from yanniv.engine import MatchConfig, apply, redact, start_match, view
 
 @dataclass(slots=True)
 class MatchStats:
-    """One match, by policy name: the winner, manche deltas, decision times (seconds), and
-    for a searching policy the playouts (worlds x candidates) and simulated turns of each
+    """One match, by policy name: the winner, manche deltas, decision times (seconds, on the
+    wall clock and in CPU time: on a busy machine the first also counts waiting), and for a
+    searching policy the playouts (worlds x candidates) and simulated turns of each
     decision."""
 
     winner: str
     deltas: dict[str, list[int]] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
     playouts: dict[str, list[int]] = field(default_factory=dict)
     steps: dict[str, list[int]] = field(default_factory=dict)
 
@@ -41,6 +43,7 @@ def play_match(names: tuple[str, ...], index: int, seed: int, manches: int) -> M
     bots = [make_bot(seat_name[seat], seat, f"{match_seed}/{seat}") for seat in range(n)]
     state, events = start_match(MatchConfig(seats=n, manches=manches), match_seed)
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     playouts: dict[str, list[int]] = defaultdict(list)
     steps: dict[str, list[int]] = defaultdict(list)
     while True:
@@ -51,9 +54,10 @@ def play_match(names: tuple[str, ...], index: int, seed: int, manches: int) -> M
         seat = state.to_act
         assert seat is not None
         seen = view(state, seat)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         action = bots[seat].decide(seen)
         times[seat_name[seat]].append(time.perf_counter() - started)
+        cpu[seat_name[seat]].append(time.thread_time() - started_cpu)
         spent = bots[seat].work_spent()
         if spent is not None:
             playouts[seat_name[seat]].append(spent.playouts)
@@ -65,7 +69,7 @@ def play_match(names: tuple[str, ...], index: int, seed: int, manches: int) -> M
             deltas[seat_name[seat]].append(result.deltas[seat])
     return MatchStats(
         winner=seat_name[state.ranking[0]], deltas=dict(deltas), times=dict(times),
-        playouts=dict(playouts), steps=dict(steps),
+        cpu=dict(cpu), playouts=dict(playouts), steps=dict(steps),
     )
 
 
@@ -141,6 +145,7 @@ def summarise(
     wins: dict[str, int] = defaultdict(int)
     deltas: dict[str, list[int]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     gaps: dict[str, list[float]] = defaultdict(list)
     playouts: dict[str, list[int]] = defaultdict(list)
     steps: dict[str, list[int]] = defaultdict(list)
@@ -152,6 +157,8 @@ def summarise(
             deltas[name].extend(values)
         for name, values in result.times.items():
             times[name].extend(values)
+        for name, values in result.cpu.items():
+            cpu[name].extend(values)
         for name, counts in result.playouts.items():
             playouts[name].extend(counts)
         for name, counts in result.steps.items():
@@ -173,6 +180,8 @@ def summarise(
             "mean_ms": 1000 * sum(times[name]) / len(times[name]) if times[name] else 0.0,
             "p99_ms": 1000 * _percentile(times[name], 0.99),
             "max_ms": 1000 * max(times[name], default=0.0),
+            "cpu_mean_ms": 1000 * sum(cpu[name]) / len(cpu[name]) if cpu[name] else 0.0,
+            "cpu_p99_ms": 1000 * _percentile(cpu[name], 0.99),
             **_work(playouts[name], steps[name]),
         }
     return {
@@ -207,7 +216,7 @@ def format_report(report: dict[str, Any]) -> str:
         f"({report['seconds']} s)",
         f"{'policy':<10} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>17} "
         f"{'chance':>7} {'pts/manche':>10} {'vs others':>13} {'mean ms':>8} {'p99 ms':>8} "
-        f"{'max ms':>8} {'playouts':>8} {'turns':>7}",
+        f"{'max ms':>8} {'cpu p99':>8} {'playouts':>8} {'turns':>7}",
     ]
     for name, row in report["by_policy"].items():
         low, high = row["ci95"]
@@ -221,7 +230,7 @@ def format_report(report: dict[str, Any]) -> str:
             f"{name:<10} {row['seats']:>5} {row['wins']:>6} {100 * row['win_rate']:>8.1f}% "
             f"[{100 * low:5.1f}%, {100 * high:5.1f}%] {100 * row['chance']:>6.1f}% "
             f"{row['mean_points_per_manche']:>10.2f} {versus:>13} {row['mean_ms']:>8.2f} "
-            f"{row['p99_ms']:>8.2f} {row['max_ms']:>8.2f} {work}"
+            f"{row['p99_ms']:>8.2f} {row['max_ms']:>8.2f} {row['cpu_p99_ms']:>8.2f} {work}"
         )
     return "\n".join(lines)
 
