@@ -25,7 +25,9 @@ from yanniv.bots.tracker import Tracker
 from yanniv.engine.view import MatchView
 
 #: Work units charged per sampled world and per playout on top of its simulated turns (one
-#: unit each): their cost in simulated turns, measured (see `Work`).
+#: unit each), so that units follow CPU time in every kind of decision. Measured vs three
+#: moyen, seed 2026, 6 matches: 77, 75, 79 and 81 units per ms at turns, last-lap turns, draws
+#: and powers, where turns alone gave 65, 38, 61, 65 and playouts alone 3.2, 12, 4.9, 5.6.
 WORLD_UNITS = 4
 PLAYOUT_UNITS = 2
 
