@@ -232,6 +232,10 @@ def format_report(report: dict[str, Any]) -> str:
             f"{row['mean_points_per_manche']:>10.2f} {versus:>13} {row['mean_ms']:>8.2f} "
             f"{row['p99_ms']:>8.2f} {row['max_ms']:>8.2f} {row['cpu_p99_ms']:>8.2f} {work}"
         )
+    lines.append(
+        "ms: wall-clock time per decision; cpu p99: its CPU time; playouts: worlds x "
+        "candidates played out, and turns: simulated turns, per decision (mean)"
+    )
     return "\n".join(lines)
 
 
