@@ -1,12 +1,12 @@
 """Screen a bot variant: a tournament with some bot constants overridden, no code edit.
 
     python scripts/screen_bots.py --seed 101 --matches 600 difficile.Z=1.0 \
-        difficile.Difficile.budget_s=0.1 moyen.SEVEN="(0.8, 2.0)"
+        difficile.Difficile.work=6400 moyen.SEVEN="(0.8, 2.0)"
 
 Every other argument is `yanniv tournament`'s. Each override is `module.attribute=value` (or
 `module.Class.attribute=value`) under `yanniv.bots`, the value a Python literal. Module
 constants read at call time (such as `difficile.Z`) take effect; constants copied into class
-attributes at import (such as `Difficile.budget_s`) must be set on the class. Workers are
+attributes at import (such as `Difficile.work`) must be set on the class. Workers are
 forked after the overrides, so they see them. Compare variants by the paired "vs others" gap
 (SE about 0.17 point per manche at 600 matches) rather than by win rate (SE about 1.8
 points), and confirm a winner on another seed before an official 2000-match run.

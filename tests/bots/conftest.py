@@ -14,9 +14,8 @@ from yanniv.engine.ruleset import YANNIV, Ruleset
 
 @pytest.fixture(autouse=True)
 def quick_difficile(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep the search tiny in tests: legality and honesty do not depend on its depth. As
-    many worlds at least as at most, so that a slow moment cannot change a decision."""
-    monkeypatch.setattr(difficile.Difficile, "budget_s", 0.004)
+    """Keep the search tiny in tests: legality and honesty do not depend on its depth."""
+    monkeypatch.setattr(difficile.Difficile, "work", 0)
     monkeypatch.setattr(difficile.Difficile, "max_worlds", 3)
     monkeypatch.setattr(difficile, "MIN_WORLDS", 3)
 

@@ -104,8 +104,34 @@ def test_search_scores_every_plan_in_the_same_worlds() -> None:
     )
     seen = view(state, state.turn)
     plays = [Plan(play=(c.key,)) for c in state.hands[state.turn][:2]]
-    results = evaluate(seen, None, random.Random(0), plays, 0.0, 12, 12)
+    results = evaluate(seen, None, random.Random(0), plays, 0, 12, 12)
     assert [len(r) for r in results] == [12, 12]
+
+
+def test_search_stops_on_work_done_not_on_time() -> None:
+    """The budget is counted in work units: a search stops at the first world that reaches
+    it, the same rng gives the same worlds, and a larger budget only adds worlds after them."""
+    state = next(
+        s for s in random_states(seed=4, matches=2, seats=4)
+        if s.pending is not None and s.pending.kind == "turn" and len(s.hands[s.turn]) >= 3
+    )
+    seen = view(state, state.turn)
+    plays = [Plan(play=(c.key,)) for c in state.hands[state.turn][:3]]
+    runs = []
+    for budget in (400, 400, 1200):
+        spent = search.Work()
+        results = evaluate(seen, None, random.Random(7), plays, budget, 1000, 1, spent)
+        assert spent.units >= budget and spent.playouts == spent.worlds * len(plays)
+        assert spent.steps >= spent.playouts  # every playout plays its turn at least
+        runs.append((results, spent))
+    (small, spent), (again, spent_again), (large, spent_large) = runs
+    assert again == small and spent_again == spent
+    assert 1 < spent.worlds < spent_large.worlds
+    assert [r[: spent.worlds] for r in large] == small
+    # The last world started below the budget: without it the work was under it.
+    last = search.Work()
+    evaluate(seen, None, random.Random(7), plays, 0, spent.worlds - 1, spent.worlds - 1, last)
+    assert last.units < 400
 
 
 def test_search_keeps_the_prior_choice_without_clear_evidence() -> None:
@@ -205,7 +231,7 @@ def test_queen_keep_plans_return_every_drawn_card() -> None:
         options = difficile._keep_options(seen)
         assert options and set(options) <= set(seen.legal_actions)
         results = evaluate(seen, None, random.Random(0),
-                           [difficile._power_plan(a) for a in options], 0.0, 4, 4)
+                           [difficile._power_plan(a) for a in options], 0, 4, 4)
         assert [len(r) for r in results] == [4] * len(options)
         w = sample_world(seen, None, random.Random(1))
         search._power_step(fastsim.Sim(random.Random(2)), w, difficile._power_plan(options[0]),

@@ -40,3 +40,14 @@ def test_gap_compares_a_policy_with_the_pooled_others() -> None:
     result = MatchStats("a", deltas={"a": [-5, 1], "b": [10, 20, 4, 6]})
     assert _gaps(result) == {"a": pytest.approx(-2 - 10), "b": pytest.approx(10 + 2)}
     assert _mean_se([1.0]) is None and _mean_se([1.0, 3.0]) == (2.0, 1.0)
+
+
+def test_tournament_reports_the_search_work_of_a_searching_policy() -> None:
+    """difficile's work per decision is reported (3 worlds per search in the tests, so its
+    playouts are multiples of 3); moyen does not search and has none."""
+    report = run_tournament(["difficile", "moyen"], matches=2, seed=3, manches=1, workers=1)
+    hard, plain = report["by_policy"]["difficile"], report["by_policy"]["moyen"]
+    assert 0 < hard["searched"] <= 1 and hard["mean_playouts"] > 0 and hard["mean_steps"] > 0
+    assert hard["max_playouts"] % 3 == 0 and hard["max_playouts"] >= 6
+    assert hard["cpu_p99_ms"] >= 0
+    assert plain["mean_playouts"] is None and plain["searched"] is None

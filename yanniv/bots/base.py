@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from yanniv.bots.tracker import Tracker
 from yanniv.engine.actions import Action
 from yanniv.engine.events import Event
 from yanniv.engine.view import MatchView
+
+if TYPE_CHECKING:
+    from yanniv.bots.search import Work
 
 
 class Bot:
@@ -28,3 +32,8 @@ class Bot:
 
     def decide(self, v: MatchView) -> Action:
         raise NotImplementedError
+
+    def work_spent(self) -> Work | None:
+        """What the last `decide` searched (worlds, playouts, simulated turns); None for a
+        bot that does not search. The tournament reports it beside decision times."""
+        return None

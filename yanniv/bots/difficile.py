@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from yanniv.bots.fastsim import PILE, QUEEN_DRAW
 from yanniv.bots.moyen import Moyen, best_draw, decide_moyen, play_score
-from yanniv.bots.search import Plan, better_than_first, evaluate
+from yanniv.bots.search import Plan, Work, better_than_first, evaluate
 from yanniv.bots.situation import Situation, situation
 from yanniv.bots.tracker import Tracker
 from yanniv.engine.actions import (
@@ -37,7 +37,13 @@ from yanniv.engine.actions import (
 )
 from yanniv.engine.view import MatchView
 
-BUDGET_S = 0.04
+#: Work per search, in `search.Work.units` (about one simulated turn each), not seconds: the
+#: same seed and view give the same decision on any machine at any load. 3200 deals the worlds
+#: the former 40 ms budget dealt on a quiet machine (seed 2026, 6 matches vs three moyen, mean
+#: worlds per search: 66.9 vs 67.6; turns 59 vs 60, last laps 121 vs 119, draws 74 vs 77,
+#: powers 42 vs 48), about 40 ms of CPU, so `Z`, tuned at that depth, keeps its meaning (more
+#: worlds shrink the standard errors it is counted in).
+WORK = 3200
 MAX_WORLDS = 150
 MIN_WORLDS = 8
 TOP_PLAYS = 4
@@ -64,10 +70,18 @@ ASKS = 8
 
 class Difficile(Moyen):
     level = "difficile"
-    budget_s = BUDGET_S
+    work = WORK
     max_worlds = MAX_WORLDS
 
+    def __init__(self, seat: int, seed: int | str = 0) -> None:
+        super().__init__(seat, seed)
+        self.spent = Work()
+
+    def work_spent(self) -> Work:
+        return self.spent
+
     def decide(self, v: MatchView) -> Action:
+        self.spent = Work()
         legal = v.legal_actions
         assert v.pending is not None and legal
         if len(legal) == 1:
@@ -84,7 +98,8 @@ class Difficile(Moyen):
             return decide_moyen(v, sit, self.tracker, self.rng, self.call_risk)
         plans = [Plan(play=tuple(c.key for c in a.cards)) for a in candidates]
         results = evaluate(
-            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS
+            v, self.tracker, self.rng, plans, self.work, self.max_worlds, MIN_WORLDS,
+            self.spent,
         )
         return candidates[better_than_first(results, Z)]
 
@@ -95,7 +110,8 @@ class Difficile(Moyen):
         options = [first, *(a for a in v.legal_actions if a != first)]
         plans = [Plan(take=_take_code(a), drawing=True) for a in options]
         results = evaluate(
-            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS
+            v, self.tracker, self.rng, plans, self.work, self.max_worlds, MIN_WORLDS,
+            self.spent,
         )
         return options[better_than_first(results, Z)]
 
@@ -114,7 +130,8 @@ class Difficile(Moyen):
         options = [a for a in dict.fromkeys(options) if a in v.legal_actions]  # no Skip if forced
         plans = [_power_plan(a) for a in options]
         results = evaluate(
-            v, self.tracker, self.rng, plans, self.budget_s, self.max_worlds, MIN_WORLDS
+            v, self.tracker, self.rng, plans, self.work, self.max_worlds, MIN_WORLDS,
+            self.spent,
         )
         return options[better_than_first(results, Z)]
 

@@ -4,12 +4,17 @@ Each world is dealt consistently with the seat's view (`determinize.sample_hidde
 tracker's facts, the caller's hand under 5 points); every candidate is played in the same
 worlds (common random numbers) and the manche is played to its end; a candidate scores the
 opponents' mean manche delta minus its own.
+
+The search stops on work done, never on the clock: a wall-clock budget made the bot's
+strength depend on the machine's load and no decision repeatable. Work is counted in
+simulated turns plus a charge per sampled world and per playout (`Work.units`), which follows
+CPU time where a count of playouts alone would not (a playout in another player's last lap
+is a few turns, one at a manche's start dozens).
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
@@ -18,6 +23,27 @@ from yanniv.bots.determinize import sample_hidden
 from yanniv.bots.fastsim import FREE, PACKETS, SEVEN, SIX_BLACK, SIX_RED, Sim, World, deltas
 from yanniv.bots.tracker import Tracker
 from yanniv.engine.view import MatchView
+
+#: Work units charged per sampled world and per playout on top of its simulated turns (one
+#: unit each), so that units follow CPU time in every kind of decision. Measured vs three
+#: moyen, seed 2026, 6 matches: 77, 75, 79 and 81 units per ms at turns, last-lap turns, draws
+#: and powers, where turns alone gave 65, 38, 61, 65 and playouts alone 3.2, 12, 4.9, 5.6.
+WORLD_UNITS = 4
+PLAYOUT_UNITS = 2
+
+
+@dataclass(slots=True)
+class Work:
+    """What searches spent: sampled worlds, playouts (worlds x plans) and simulated turns."""
+
+    worlds: int = 0
+    playouts: int = 0
+    steps: int = 0
+
+    @property
+    def units(self) -> int:
+        """The budget's measure: about one simulated turn's CPU time each."""
+        return self.steps + WORLD_UNITS * self.worlds + PLAYOUT_UNITS * self.playouts
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,19 +108,21 @@ def relative(result: list[int], seat: int, active: list[bool]) -> float:
 
 def evaluate(
     v: MatchView, tracker: Tracker | None, rng: random.Random, plans: Sequence[Plan],
-    budget_s: float, max_worlds: int, min_worlds: int = 8,
+    budget: int, max_worlds: int, min_worlds: int = 8, spent: Work | None = None,
 ) -> list[list[float]]:
-    """Relative manche score of each plan in each of the same sampled worlds."""
+    """Relative manche score of each plan in each of the same sampled worlds: at least
+    `min_worlds` and at most `max_worlds` worlds, a new one only while this call's work is
+    under `budget` units (so the same `rng` state gives the same worlds on any machine);
+    the work is added to `spent`."""
     seat = v.viewer
     assert seat is not None
-    sim = Sim(random.Random())
+    sim = _CountingSim(random.Random(0))
     results: list[list[float]] = [[] for _ in plans]
     power = v.turn_power or 0
     count = sum(1 for c in v.turn_play if c.rank == power)
     remaining = max(0, v.pending.remaining - 1) if v.pending is not None else 0
-    deadline = time.perf_counter() + budget_s
-    worlds = 0
-    while worlds < max_worlds and (worlds < min_worlds or time.perf_counter() < deadline):
+    work = Work()
+    while work.worlds < max_worlds and (work.worlds < min_worlds or work.units < budget):
         base = sample_world(v, tracker, rng)
         world_seed = rng.getrandbits(32)
         for index, plan in enumerate(plans):
@@ -109,8 +137,29 @@ def evaluate(
             if not over:
                 sim.finish(w)
             results[index].append(relative(deltas(w), seat, w.active))
-        worlds += 1
+        work.worlds += 1
+        work.playouts += len(plans)
+        work.steps = sim.turns
+    if spent is not None:
+        spent.worlds += work.worlds
+        spent.playouts += work.playouts
+        spent.steps += work.steps
     return results
+
+
+class _CountingSim(Sim):
+    """The simulator, counting the turns it plays (the search's work)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.turns = 0
+
+    def turn(
+        self, w: World, play: list[int] | None = None, take: int | None = None,
+        call: bool = False,
+    ) -> bool:
+        self.turns += 1
+        return super().turn(w, play, take, call)
 
 
 def _power_step(sim: Sim, w: World, plan: Plan, power: int, remaining: int) -> bool:

@@ -2,7 +2,9 @@
 
 Match `i` seats policy `j` at seat `(j + i) % seats`, so every policy starts from every seat
 equally often. Each bot only gets its seat's view and its seat's redacted events. Matches run
-on a `multiprocessing` pool (one worker per core by default).
+on a `multiprocessing` pool (one worker per core by default). Decision times are measured for
+the report only (no bot reads the clock); a searching bot's work per decision (worlds x
+candidates played out, simulated turns) is reported beside them, the same on any machine.
 """
 
 from __future__ import annotations
@@ -20,11 +22,17 @@ from yanniv.engine import MatchConfig, apply, redact, start_match, view
 
 @dataclass(slots=True)
 class MatchStats:
-    """One match, by policy name: the winner, manche deltas, decision times (seconds)."""
+    """One match, by policy name: the winner, manche deltas, decision times (seconds, on the
+    wall clock and in CPU time: on a busy machine the first also counts waiting), and for a
+    searching policy the playouts (worlds x candidates) and simulated turns of each
+    decision."""
 
     winner: str
     deltas: dict[str, list[int]] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    playouts: dict[str, list[int]] = field(default_factory=dict)
+    steps: dict[str, list[int]] = field(default_factory=dict)
 
 
 def play_match(names: tuple[str, ...], index: int, seed: int, manches: int) -> MatchStats:
@@ -35,6 +43,9 @@ def play_match(names: tuple[str, ...], index: int, seed: int, manches: int) -> M
     bots = [make_bot(seat_name[seat], seat, f"{match_seed}/{seat}") for seat in range(n)]
     state, events = start_match(MatchConfig(seats=n, manches=manches), match_seed)
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
+    playouts: dict[str, list[int]] = defaultdict(list)
+    steps: dict[str, list[int]] = defaultdict(list)
     while True:
         for seat, bot in enumerate(bots):
             bot.observe([redact(event, seat) for event in events])
@@ -43,15 +54,23 @@ def play_match(names: tuple[str, ...], index: int, seed: int, manches: int) -> M
         seat = state.to_act
         assert seat is not None
         seen = view(state, seat)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         action = bots[seat].decide(seen)
         times[seat_name[seat]].append(time.perf_counter() - started)
+        cpu[seat_name[seat]].append(time.thread_time() - started_cpu)
+        spent = bots[seat].work_spent()
+        if spent is not None:
+            playouts[seat_name[seat]].append(spent.playouts)
+            steps[seat_name[seat]].append(spent.steps)
         state, events = apply(state, action)
     deltas: dict[str, list[int]] = defaultdict(list)
     for result in state.manche_history:
         for seat in result.participants:
             deltas[seat_name[seat]].append(result.deltas[seat])
-    return MatchStats(winner=seat_name[state.ranking[0]], deltas=dict(deltas), times=dict(times))
+    return MatchStats(
+        winner=seat_name[state.ranking[0]], deltas=dict(deltas), times=dict(times),
+        cpu=dict(cpu), playouts=dict(playouts), steps=dict(steps),
+    )
 
 
 def _play(job: tuple[tuple[str, ...], int, int, int]) -> MatchStats:
@@ -115,11 +134,21 @@ def run_tournament(
             results = list(pool.imap_unordered(_play, jobs, chunksize=4))
     else:
         results = [_play(job) for job in jobs]
-    elapsed = time.perf_counter() - started
+    return summarise(names, results, seed, manches, time.perf_counter() - started)
+
+
+def summarise(
+    names: list[str], results: list[MatchStats], seed: int, manches: int, elapsed: float
+) -> dict[str, Any]:
+    """The report over `results` (matches played in any order or in several runs)."""
+    matches = len(results)
     wins: dict[str, int] = defaultdict(int)
     deltas: dict[str, list[int]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     gaps: dict[str, list[float]] = defaultdict(list)
+    playouts: dict[str, list[int]] = defaultdict(list)
+    steps: dict[str, list[int]] = defaultdict(list)
     for result in results:
         wins[result.winner] += 1
         for name, gap in _gaps(result).items():
@@ -128,6 +157,12 @@ def run_tournament(
             deltas[name].extend(values)
         for name, values in result.times.items():
             times[name].extend(values)
+        for name, values in result.cpu.items():
+            cpu[name].extend(values)
+        for name, counts in result.playouts.items():
+            playouts[name].extend(counts)
+        for name, counts in result.steps.items():
+            steps[name].extend(counts)
     summary: dict[str, Any] = {}
     for name in dict.fromkeys(names):
         low, high = wilson(wins[name], matches)
@@ -145,6 +180,9 @@ def run_tournament(
             "mean_ms": 1000 * sum(times[name]) / len(times[name]) if times[name] else 0.0,
             "p99_ms": 1000 * _percentile(times[name], 0.99),
             "max_ms": 1000 * max(times[name], default=0.0),
+            "cpu_mean_ms": 1000 * sum(cpu[name]) / len(cpu[name]) if cpu[name] else 0.0,
+            "cpu_p99_ms": 1000 * _percentile(cpu[name], 0.99),
+            **_work(playouts[name], steps[name]),
         }
     return {
         "seats": len(names),
@@ -157,6 +195,20 @@ def run_tournament(
     }
 
 
+def _work(playouts: list[int], steps: list[int]) -> dict[str, float | None]:
+    """Work per decision of a searching policy (None for the others): mean playouts (worlds x
+    candidates), their maximum, mean simulated turns, and the share of decisions searched."""
+    if not playouts:
+        return {"mean_playouts": None, "max_playouts": None, "mean_steps": None,
+                "searched": None}
+    return {
+        "mean_playouts": sum(playouts) / len(playouts),
+        "max_playouts": max(playouts),
+        "mean_steps": sum(steps) / len(steps),
+        "searched": sum(1 for p in playouts if p) / len(playouts),
+    }
+
+
 def format_report(report: dict[str, Any]) -> str:
     lines = [
         f"{report['matches']} matches, {report['seats']} seats, {report['manches']} manches, "
@@ -164,18 +216,26 @@ def format_report(report: dict[str, Any]) -> str:
         f"({report['seconds']} s)",
         f"{'policy':<10} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>17} "
         f"{'chance':>7} {'pts/manche':>10} {'vs others':>13} {'mean ms':>8} {'p99 ms':>8} "
-        f"{'max ms':>8}",
+        f"{'max ms':>8} {'cpu p99':>8} {'playouts':>8} {'turns':>7}",
     ]
     for name, row in report["by_policy"].items():
         low, high = row["ci95"]
         gap = row["points_vs_others"]
         versus = f"{gap[0]:+.2f}±{gap[1]:.2f}" if gap else "-"
+        searched = row["mean_playouts"] is not None
+        work = f"{row['mean_playouts']:>8.1f} {row['mean_steps']:>7.0f}" if searched else (
+            f"{'-':>8} {'-':>7}"
+        )
         lines.append(
             f"{name:<10} {row['seats']:>5} {row['wins']:>6} {100 * row['win_rate']:>8.1f}% "
             f"[{100 * low:5.1f}%, {100 * high:5.1f}%] {100 * row['chance']:>6.1f}% "
             f"{row['mean_points_per_manche']:>10.2f} {versus:>13} {row['mean_ms']:>8.2f} "
-            f"{row['p99_ms']:>8.2f} {row['max_ms']:>8.2f}"
+            f"{row['p99_ms']:>8.2f} {row['max_ms']:>8.2f} {row['cpu_p99_ms']:>8.2f} {work}"
         )
+    lines.append(
+        "ms: wall-clock time per decision; cpu p99: its CPU time; playouts: worlds x "
+        "candidates played out, and turns: simulated turns, per decision (mean)"
+    )
     return "\n".join(lines)
 
 
