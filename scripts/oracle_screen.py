@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 
 import yanniv.bots.search as search
-import yanniv.bots.tournament as tournament
+import yanniv.tournament as tournament
 from yanniv.bots.tracker import Tracker
 from yanniv.cli import main as yanniv_main
 from yanniv.engine import view as engine_view

@@ -37,6 +37,9 @@ def _build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--manches", type=int, default=6)
     tour.add_argument("--workers", type=int, default=2)
     tour.add_argument("--json", action="store_true", help="print the figures as JSON")
+    tour.add_argument("--game", default="yanniv", help="a registered game id")
+    tour.add_argument("--option", action="append", metavar="NAME=JSON",
+                      help="a rule option of the game, e.g. mandatory_powers=false (repeatable)")
 
     schema = sub.add_parser("schema", help="write docs/protocol*.schema.json from the code")
     schema.add_argument("--output", default=None, help="where to write (default: docs/)")
@@ -71,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write("\n")
         return 0
     if args.command == "tournament":
-        from yanniv.bots.tournament import cli_tournament
+        from yanniv.tournament import cli_tournament
 
         return cli_tournament(args)
     if args.command == "schema":

@@ -9,9 +9,9 @@ import pytest
 
 from tests.bots.conftest import random_states
 from yanniv.bots import LEVELS, choose_action, make_bot
-from yanniv.bots.tournament import play_match
 from yanniv.engine import view
 from yanniv.engine.ruleset import YANNIV, Ruleset
+from yanniv.tournament import play_match
 
 OPTIONS = Ruleset(mandatory_powers=False, play_taken_discard=True)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from yanniv.bots.tournament import MatchStats, _gaps, _mean_se, run_tournament, wilson
 from yanniv.cli import main
+from yanniv.tournament import MatchStats, _gaps, _mean_se, run_tournament, wilson
 
 
 def test_wilson_interval() -> None:
@@ -51,3 +51,16 @@ def test_tournament_reports_the_search_work_of_a_searching_policy() -> None:
     assert hard["max_playouts"] % 3 == 0 and hard["max_playouts"] >= 6
     assert hard["cpu_p99_ms"] >= 0
     assert plain["mean_playouts"] is None and plain["searched"] is None
+
+
+def test_tournament_takes_a_game_and_its_rule_options() -> None:
+    """`--game` and `--option` reach the matches: the same seed under the optional powers of
+    the old rules plays other matches than under today's mandatory ones."""
+    mandatory = run_tournament(["moyen", "facile"], 3, 11, manches=1, workers=1)
+    optional = run_tournament(["moyen", "facile"], 3, 11, manches=1, workers=1,
+                              game_id="yanniv", options={"mandatory_powers": False})
+    assert mandatory["by_policy"] != optional["by_policy"]
+    with pytest.raises(SystemExit):
+        run_tournament(["moyen", "facile"], 1, 1, game_id="belote")
+    with pytest.raises(SystemExit):
+        run_tournament(["moyen", "facile"], 1, 1, options={"mandatory_powers": "oui"})

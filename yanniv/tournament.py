@@ -16,8 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from yanniv.bots.registry import LEVELS, make_bot
-from yanniv.engine import MatchConfig, apply, redact, start_match, view
+from yanniv.games import Game, get_game
 
 
 @dataclass(slots=True)
@@ -35,45 +34,60 @@ class MatchStats:
     steps: dict[str, list[int]] = field(default_factory=dict)
 
 
-def play_match(names: tuple[str, ...], index: int, seed: int, manches: int) -> MatchStats:
-    """Play match `index` (seats rotated by `index`) to the end."""
+def match_settings(game: Game, manches: int, options: dict[str, Any] | None = None) -> Any:
+    """The game's default settings with `manches` (where the game has it) and `options`."""
+    data = game.default_settings().model_dump()
+    if "manches" in data:
+        data["manches"] = manches
+    data.update(options or {})
+    return game.settings_model.model_validate(data)
+
+
+def play_match(names: tuple[str, ...], index: int, seed: int, manches: int,
+               game_id: str = "yanniv", options: dict[str, Any] | None = None) -> MatchStats:
+    """Play match `index` of `game_id` (seats rotated by `index`) to the end, under the game's
+    default rules with `options` changed."""
+    game = get_game(game_id)
     n = len(names)
     seat_name = [names[(seat - index) % n] for seat in range(n)]
     match_seed = f"{seed}/{index}"
-    bots = [make_bot(seat_name[seat], seat, f"{match_seed}/{seat}") for seat in range(n)]
-    state, events = start_match(MatchConfig(seats=n, manches=manches), match_seed)
+    bots = [game.make_bot(seat_name[seat], seat, f"{match_seed}/{seat}") for seat in range(n)]
+    config = game.match_config(match_settings(game, manches, options), n, None)
+    state, events = game.new_match(config, match_seed)
     times: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[float]] = defaultdict(list)
     playouts: dict[str, list[int]] = defaultdict(list)
     steps: dict[str, list[int]] = defaultdict(list)
     while True:
         for seat, bot in enumerate(bots):
-            bot.observe([redact(event, seat) for event in events])
-        if state.finished:
+            bot.observe([game.redact(event, seat) for event in events])
+        if game.is_over(state):
             break
-        seat = state.to_act
+        seat = game.to_act(state)
         assert seat is not None
-        seen = view(state, seat)
+        seen = game.view(state, seat)
         started, started_cpu = time.perf_counter(), time.thread_time()
         action = bots[seat].decide(seen)
         times[seat_name[seat]].append(time.perf_counter() - started)
         cpu[seat_name[seat]].append(time.thread_time() - started_cpu)
-        spent = bots[seat].work_spent()
+        spent = bots[seat].work_spent()  # type: ignore[attr-defined]
         if spent is not None:
             playouts[seat_name[seat]].append(spent.playouts)
             steps[seat_name[seat]].append(spent.steps)
-        state, events = apply(state, action)
+        state, events = game.apply(state, action)
+    outcome = game.outcome(state)
+    assert outcome is not None
     deltas: dict[str, list[int]] = defaultdict(list)
-    for result in state.manche_history:
+    for result in outcome.manches:
         for seat in result.participants:
             deltas[seat_name[seat]].append(result.deltas[seat])
     return MatchStats(
-        winner=seat_name[state.ranking[0]], deltas=dict(deltas), times=dict(times),
+        winner=seat_name[outcome.ranking[0]], deltas=dict(deltas), times=dict(times),
         cpu=dict(cpu), playouts=dict(playouts), steps=dict(steps),
     )
 
 
-def _play(job: tuple[tuple[str, ...], int, int, int]) -> MatchStats:
+def _play(job: tuple[Any, ...]) -> MatchStats:
     return play_match(*job)
 
 
@@ -117,16 +131,26 @@ def _mean_se(values: list[float]) -> tuple[float, float] | None:
 
 
 def run_tournament(
-    names: list[str], matches: int, seed: int, manches: int = 6, workers: int = 2
+    names: list[str], matches: int, seed: int, manches: int = 6, workers: int = 2,
+    game_id: str = "yanniv", options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play the matches and summarise per policy name (a name on k seats wins k/seats by
     chance; its win rate counts matches won by any of its seats)."""
-    unknown = [name for name in names if name not in LEVELS]
+    try:
+        game = get_game(game_id)
+    except KeyError as exc:
+        raise SystemExit(str(exc)) from None
+    levels = [b.key for b in game.bot_levels]
+    unknown = [name for name in names if name not in levels]
     if unknown:
-        raise SystemExit(f"unknown policies {unknown}; choose from {sorted(LEVELS)}")
-    if not 2 <= len(names) <= 4:
-        raise SystemExit("a match has 2 to 4 seats")
-    jobs = [(tuple(names), index, seed, manches) for index in range(matches)]
+        raise SystemExit(f"unknown policies {unknown}; choose from {sorted(levels)}")
+    if not game.min_seats <= len(names) <= game.max_seats:
+        raise SystemExit(f"a match has {game.min_seats} to {game.max_seats} seats")
+    try:
+        match_settings(game, manches, options)
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise SystemExit(f"bad --option: {exc}") from None
+    jobs = [(tuple(names), index, seed, manches, game.id, options) for index in range(matches)]
     started = time.perf_counter()
     if workers > 1 and matches > 1:
         ctx = multiprocessing.get_context("fork")
@@ -249,7 +273,13 @@ def cli_tournament(args: Any) -> int:
         names = names * args.seats
     if len(names) != args.seats:
         raise SystemExit(f"--policies needs 1 or {args.seats} names")
-    report = run_tournament(names, args.matches, args.seed, args.manches, args.workers)
+    options: dict[str, Any] = {}
+    for item in args.option or []:
+        key, _, raw = item.partition("=")
+        options[key] = json.loads(raw) if raw else True
+    report = run_tournament(names, args.matches, args.seed, args.manches, args.workers,
+                            args.game, options)
+    report["game"], report["options"] = args.game, options
     if args.json:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
