@@ -23,6 +23,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--manches", type=int, default=6)
     sim.add_argument("--game", default="yanniv", help="a registered game id")
+    sim.add_argument("--option", action="append", metavar="NAME=JSON",
+                     help="a rule option of the game, e.g. mandatory_powers=false (repeatable)")
     sim.add_argument(
         "--policies",
         default="greedy",
@@ -58,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         serve(host=args.host, port=args.port, database_url=args.database_url)
         return 0
     if args.command == "simulate":
+        from yanniv.games.base import parse_options
         from yanniv.simulate import run_simulation
 
         summary = run_simulation(
@@ -67,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             manches=args.manches,
             policies=args.policies.split(","),
             game_id=args.game,
+            options=parse_options(args.option),
         )
         import json
 

@@ -31,7 +31,7 @@ POWER_NAMES = {4: "4", 6: "6", 7: "7", 8: "8", 9: "9", 11: "valet", 12: "dame", 
 
 def run_simulation(
     seats: int, matches: int, seed: int, manches: int = 6, policies: list[str] | None = None,
-    game_id: str = "yanniv",
+    game_id: str = "yanniv", options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play `matches` matches of `game_id` between scripted policies, through the game's
     interface as the server does, and sum up what happened."""
@@ -48,9 +48,10 @@ def run_simulation(
     unknown = [name for name in names if name not in known]
     if unknown:
         raise SystemExit(f"unknown policies {unknown}; choose from {sorted(known)}")
-    settings = game.default_settings()
-    if "manches" in type(settings).model_fields:
-        settings = type(settings).model_validate({**settings.model_dump(), "manches": manches})
+    try:
+        settings = game.settings_with(manches=manches, **(options or {}))
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise SystemExit(f"bad --option: {exc}") from None
     config = game.match_config(settings, seats, None)
     to_act, apply, view, is_over = game.to_act, game.apply, game.view, game.is_over
 
@@ -80,6 +81,7 @@ def run_simulation(
     calls = counts[YannivCalled]
     return {
         "game": game.id,
+        "options": options or {},
         "seats": seats,
         "matches": matches,
         "seed": seed,

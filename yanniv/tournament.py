@@ -16,7 +16,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from yanniv.games import Game, get_game
+from yanniv.games import get_game
+from yanniv.games.base import parse_options
 
 
 @dataclass(slots=True)
@@ -34,15 +35,6 @@ class MatchStats:
     steps: dict[str, list[int]] = field(default_factory=dict)
 
 
-def match_settings(game: Game, manches: int, options: dict[str, Any] | None = None) -> Any:
-    """The game's default settings with `manches` (where the game has it) and `options`."""
-    data = game.default_settings().model_dump()
-    if "manches" in data:
-        data["manches"] = manches
-    data.update(options or {})
-    return game.settings_model.model_validate(data)
-
-
 def play_match(names: tuple[str, ...], index: int, seed: int, manches: int,
                game_id: str = "yanniv", options: dict[str, Any] | None = None) -> MatchStats:
     """Play match `index` of `game_id` (seats rotated by `index`) to the end, under the game's
@@ -52,7 +44,7 @@ def play_match(names: tuple[str, ...], index: int, seed: int, manches: int,
     seat_name = [names[(seat - index) % n] for seat in range(n)]
     match_seed = f"{seed}/{index}"
     bots = [game.make_bot(seat_name[seat], seat, f"{match_seed}/{seat}") for seat in range(n)]
-    config = game.match_config(match_settings(game, manches, options), n, None)
+    config = game.match_config(game.settings_with(manches=manches, **(options or {})), n, None)
     state, events = game.new_match(config, match_seed)
     times: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[float]] = defaultdict(list)
@@ -147,7 +139,7 @@ def run_tournament(
     if not game.min_seats <= len(names) <= game.max_seats:
         raise SystemExit(f"a match has {game.min_seats} to {game.max_seats} seats")
     try:
-        match_settings(game, manches, options)
+        game.settings_with(manches=manches, **(options or {}))
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise SystemExit(f"bad --option: {exc}") from None
     jobs = [(tuple(names), index, seed, manches, game.id, options) for index in range(matches)]
@@ -273,10 +265,7 @@ def cli_tournament(args: Any) -> int:
         names = names * args.seats
     if len(names) != args.seats:
         raise SystemExit(f"--policies needs 1 or {args.seats} names")
-    options: dict[str, Any] = {}
-    for item in args.option or []:
-        key, _, raw = item.partition("=")
-        options[key] = json.loads(raw) if raw else True
+    options = parse_options(args.option)
     report = run_tournament(names, args.matches, args.seed, args.manches, args.workers,
                             args.game, options)
     report["game"], report["options"] = args.game, options

@@ -45,6 +45,20 @@ def setting(default: Any, *, fr: str, en: str, **bounds: Any) -> Any:
     return Field(default, json_schema_extra={"label_fr": fr, "label_en": en}, **bounds)
 
 
+def parse_options(items: list[str] | None) -> dict[str, Any]:
+    """Command-line `NAME=JSON` settings overrides as a dict (`NAME` alone means true)."""
+    import json
+
+    options: dict[str, Any] = {}
+    for item in items or []:
+        key, _, raw = item.partition("=")
+        try:
+            options[key] = json.loads(raw) if raw else True
+        except ValueError:
+            raise SystemExit(f"--option {item}: the value is JSON (true, false, 3)") from None
+    return options
+
+
 @dataclass(frozen=True, slots=True)
 class DecodedAction:
     """An action read from a message, with the JSON-ready form the log stores (canonical:
@@ -121,6 +135,14 @@ class Game(ABC):
 
     def default_settings(self) -> GameSettings:
         return self.settings_model()
+
+    def settings_with(self, **changes: Any) -> GameSettings:
+        """The default settings with `changes` (fields the game lacks are ignored only for
+        `manches`, the CLI's common option); ValidationError for a bad value."""
+        data = self.default_settings().model_dump()
+        if "manches" not in data:
+            changes.pop("manches", None)
+        return self.settings_model.model_validate({**data, **changes})
 
     def settings_schema(self) -> dict[str, Any]:
         """The settings model's JSON Schema (with the `label_fr` / `label_en` of each field)."""
