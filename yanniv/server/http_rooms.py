@@ -27,6 +27,7 @@ from yanniv.server.protocol import (
 from yanniv.server.ratelimit import WrongCodeLimiter, refuse_lookup
 from yanniv.server.room import Room, Seat
 from yanniv.server.rooms import Rooms
+from yanniv.server.validation import split_settings_change
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"],
                    responses={400: {"model": ErrorBody}, 404: {"model": ErrorBody}})
@@ -96,7 +97,8 @@ async def change_settings(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, i
                           patch: dict[str, Any] = Body(...)) -> RoomSummary:  # noqa: B008
     room = await find_room(rooms, limiter, ip, code, token)
     seat = require_seat(room, token)
-    await rooms.update_settings(room, seat, patch)
+    changes, based_on = split_settings_change(patch)
+    await rooms.update_settings(room, seat, changes, based_on)
     return _summary(room, seat)
 
 

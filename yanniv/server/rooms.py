@@ -101,11 +101,13 @@ class Rooms:
                 id=m.id, seed=m.seed, config=config, state=state, pseudos=m.pseudos,
                 started_at=_aware(m.started_at), deadline_ms=m.deadline_ms,
             )
+            match.remember(events)  # the journal, as the live broadcasts had made it
             for step, seat, version, action_data, client_id in m.actions:
                 if step != match.state.step:
                     raise RuntimeError(f"room {room.code}: action log has a gap at step {step}")
                 match.state, events = apply(match.state, action_from_wire(action_data))
                 bots.observe(room, events)
+                match.remember(events)
                 match.log.append(action_data)
                 if client_id is not None:
                     match.seen[(seat, client_id)] = (
@@ -251,11 +253,16 @@ class Rooms:
         if seat.seat != room.host_seat:
             raise game_error("not_host")
 
-    async def update_settings(self, room: Room, seat: Seat, patch: object) -> None:
+    async def update_settings(self, room: Room, seat: Seat, patch: object,
+                              based_on: int | None = None) -> None:
+        """The host changes the fields of `patch`; `based_on`, the room version the host saw
+        them at: refused if the room changed since (the client reloads and applies again)."""
         async with room.lock:
             self._require_host(room, seat)
             if room.status != "waiting":
                 raise game_error("not_waiting")
+            if based_on is not None and based_on != room.version:
+                raise game_error("stale_settings", room.version)
             settings = patched_settings(room.settings, patch)
             if settings == room.settings:  # nothing changes: no new version, no broadcast
                 return

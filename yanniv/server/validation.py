@@ -33,6 +33,22 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+#: The field of a settings change that is not a setting: the room version it was based on.
+BASED_ON = "version"
+
+
+def split_settings_change(body: object) -> tuple[object, int | None]:
+    """A settings change body → (the settings to change, the room version they were chosen
+    at, None when the body does not say). The patch itself is checked by `patched_settings`."""
+    if not isinstance(body, dict) or BASED_ON not in body:
+        return body, None
+    version = body[BASED_ON]
+    if not _int(version):
+        raise game_error("bad_setting", f"« {BASED_ON} » est un nombre entier (la version de la "
+                         "salle)", f"{BASED_ON!r} is an integer (the room version)")
+    return {k: v for k, v in body.items() if k != BASED_ON}, version
+
+
 def patched_settings(current: RoomSettings, patch: object) -> RoomSettings:
     """`current` with the fields of `patch` changed, each checked with a clear message."""
     if not isinstance(patch, dict):
