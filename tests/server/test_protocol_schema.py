@@ -244,7 +244,7 @@ def test_a_full_match_matches_the_schema_for_every_recipient(
                     events_seen.add(event["type"])
                     _check_redaction(event, player.seat)
         types = {m["type"] for p in players for m in p.received}
-        assert types == {"state", "ack", "error", "presence", "pong"}
+        assert types == {"state", "ack", "error", "presence", "pong", "journal"}
         assert {"MancheStarted", "TurnStarted", "Played", "Drew", "YannivCalled",
                 "YannivChecked", "MancheEnded", "MatchEnded"} <= events_seen
         assert {"turn", "draw", "none"} <= kinds_seen

@@ -1,6 +1,7 @@
-"""The browser client's action ids (web/static/js/socket.js) are 128 random bits, not a
-counter a second tab or a reload would restart: with `crypto.randomUUID` (secure contexts)
-and without it (plain http), run by Node on the module itself."""
+"""The browser client's socket (web/static/js/socket.js), run by Node on the module itself:
+action ids are 128 random bits, not a counter a second tab or a reload would restart (with
+`crypto.randomUUID`, secure contexts, and without it, plain http); an unanswered action is
+resent as it was after a reconnect; and the heartbeat finds a silent socket dead."""
 
 from __future__ import annotations
 
@@ -88,3 +89,74 @@ def test_an_unanswered_action_is_resent_as_it_was_after_a_reconnect() -> None:
     # Sent on the first socket, resent identically on the second, not again on the third.
     assert actions == [(0, first), (1, first)]
     assert result["got"] == [{"type": "ack", "id": result["id"], "version": 8}]
+
+
+HEARTBEAT = """
+const sent = [];
+const statuses = [];
+class FakeSocket {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  constructor(url) {
+    this.url = url; this.readyState = 0; this.handlers = {}; this.closed = false;
+    FakeSocket.all.push(this);
+  }
+  addEventListener(kind, fn) { (this.handlers[kind] ||= []).push(fn); }
+  fire(kind, ev = {}) { for (const fn of this.handlers[kind] || []) fn(ev); }
+  open() { this.readyState = 1; this.fire('open'); }
+  send(text) { sent.push([clock, FakeSocket.all.indexOf(this), JSON.parse(text)]); }
+  close() { this.closed = true; }  // a dead network: the close event never comes
+}
+FakeSocket.all = [];
+globalThis.WebSocket = FakeSocket;
+globalThis.location = { protocol: 'http:', host: 'example.test' };
+const later = [];
+globalThis.setTimeout = (fn) => { later.push(fn); return later.length; };
+globalThis.clearTimeout = () => {};
+globalThis.setInterval = () => 1;  // the test ticks by itself, on its own clock
+globalThis.clearInterval = () => {};
+let clock = 0;
+const { RoomSocket, HEARTBEAT } = await import(process.argv[1]);
+const socket = new RoomSocket('ABCDEF', 'tok',
+  { onMessage: () => {}, onStatus: (up) => statuses.push([clock, up]), now: () => clock });
+const pong = (n) => FakeSocket.all[n].fire('message', { data: '{"type":"pong"}' });
+// Tick every TICK ms up to `until`, running the reconnect timers at once.
+function run(until) {
+  while (clock < until) {
+    clock += HEARTBEAT.TICK;
+    socket.tick();
+    while (later.length) later.shift()();
+  }
+}
+socket.connect();
+FakeSocket.all[0].open();
+run(2600); pong(0);        // idle: a ping after PING_AFTER, answered
+const id = socket.sendAction({ type: 'DrawPile' }, 7);
+const holeAt = clock;      // from now on nothing arrives on socket 0
+run(holeAt + 12000);       // socket 0 found dead, socket 1 stays connecting: given up too
+const deadAt = statuses.find(([, up]) => up === false)[0];
+const opened = FakeSocket.all.length;
+FakeSocket.all[opened - 1].open();  // the network is back
+console.log(JSON.stringify({ id, sent, statuses, holeAt, deadAt, opened,
+  closed: FakeSocket.all.map((s) => s.closed), heartbeat: HEARTBEAT }));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+def test_a_silent_socket_is_found_dead_and_replaced_and_the_action_resent() -> None:
+    """The heartbeat on a fake clock: pings when idle, a socket that stops carrying data is
+    dropped within 10 s of going silent, a socket stuck connecting is given up, and the
+    unanswered action goes out again, same message, on the socket that opens."""
+    result = _run(HEARTBEAT)
+    beat = result["heartbeat"]
+    pings = [(at, n) for at, n, m in result["sent"] if m["type"] == "ping"]
+    assert pings and pings[0] == (beat["PING_AFTER"], 0), pings
+    print(f"found dead {result['deadAt'] - result['holeAt']} ms after the last data")
+    assert result["deadAt"] - result["holeAt"] <= 10_000
+    assert result["closed"][0], "the dead socket is closed"
+    assert result["opened"] >= 3 and result["closed"][1], "the stuck connect is given up"
+    actions = [(n, m) for _, n, m in result["sent"] if m["type"] == "action"]
+    first = {"type": "action", "id": result["id"], "version": 7, "action": {"type": "DrawPile"}}
+    assert actions == [(0, first), (result["opened"] - 1, first)]
+    ups = [up for _, up in result["statuses"]]
+    assert ups[0] is True and ups[-1] is True and False in ups

@@ -165,6 +165,13 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Action refusée : la partie a changé entre-temps (version {detail}), rejouez.",
         "Action refused: the game changed meanwhile (version {detail}), play again.",
     ),
+    "stale_settings": (
+        409,
+        "Réglages refusés : la salle a changé entre-temps (version {detail}), "
+        "vérifiez-les et recommencez.",
+        "Settings refused: the room changed meanwhile (version {detail}), check them and "
+        "try again.",
+    ),
     "not_your_turn": (
         409,
         "Ce n'est pas à vous de jouer.",

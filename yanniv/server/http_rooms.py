@@ -27,6 +27,7 @@ from yanniv.server.protocol import (
 )
 from yanniv.server.ratelimit import WrongCodeLimiter, refuse_lookup
 from yanniv.server.room import Room, Seat
+from yanniv.server.room_settings import split_settings_change
 from yanniv.server.rooms import Rooms
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"],
@@ -99,7 +100,8 @@ async def change_settings(code: str, rooms: RoomsDep, limiter: CodeLimiterDep, i
                           patch: dict[str, Any] = Body(...)) -> RoomSummary:  # noqa: B008
     room = await find_room(rooms, limiter, ip, code, token)
     seat = require_seat(room, token)
-    await rooms.update_settings(room, seat, patch)
+    changes, based_on = split_settings_change(patch)
+    await rooms.update_settings(room, seat, changes, based_on)
     return _summary(room, seat)
 
 

@@ -159,11 +159,16 @@ class Lobby:
 
     # ------------------------------------------------------------ settings, start, rematch
 
-    async def update_settings(self, room: Room, seat: Seat, patch: object) -> None:
+    async def update_settings(self, room: Room, seat: Seat, patch: object,
+                              based_on: int | None = None) -> None:
+        """The host changes the fields of `patch`; `based_on`, the room version the host saw
+        them at: refused if the room changed since (the client reloads and applies again)."""
         async with room.lock:
             _require_host(room, seat)
             if room.status != "waiting":
                 raise game_error("not_waiting")
+            if based_on is not None and based_on != room.version:
+                raise game_error("stale_settings", room.version)
             settings = patched_settings(room.settings, patch)
             if settings == room.settings:  # nothing changes: no new version, no broadcast
                 return

@@ -200,15 +200,27 @@ class PresenceOut(BaseModel):
     seats: list[dict[str, Any]]
 
 
+class JournalOut(BaseModel):
+    """On connect, after the first `state`: the match's latest events, oldest first, redacted
+    for this connection exactly as they were when broadcast, so a page opened again shows the
+    journal it had. Not sent while no match exists (the lobby)."""
+
+    type: Literal["journal"] = "journal"
+    version: int
+    events: list[dict[str, Any]]
+
+
+#: Every server → client message model (the schema lists them from here).
+SERVER_MODELS = (StateOut, AckOut, ErrorOut, PongOut, PresenceOut, JournalOut)
 ServerMessage = Annotated[
-    StateOut | AckOut | ErrorOut | PongOut | PresenceOut, Field(discriminator="type")
+    StateOut | AckOut | ErrorOut | PongOut | PresenceOut | JournalOut,
+    Field(discriminator="type"),
 ]
-SERVER_MESSAGE: TypeAdapter[StateOut | AckOut | ErrorOut | PongOut | PresenceOut] = TypeAdapter(
-    ServerMessage
-)
+SERVER_MESSAGE: TypeAdapter[
+    StateOut | AckOut | ErrorOut | PongOut | PresenceOut | JournalOut
+] = TypeAdapter(ServerMessage)
 _TYPE_TAGS: dict[type[BaseModel], str] = {
-    model: model.model_fields["type"].default
-    for model in (StateOut, AckOut, ErrorOut, PongOut, PresenceOut)
+    model: model.model_fields["type"].default for model in SERVER_MODELS
 }
 
 

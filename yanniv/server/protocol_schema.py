@@ -34,7 +34,7 @@ from pydantic.json_schema import models_json_schema
 from yanniv.games import DEFAULT_GAME, GAMES, Game
 from yanniv.profiles import schemas as profile_schemas
 from yanniv.server import protocol
-from yanniv.server.room_settings import TIMER_RANGE, settings_model
+from yanniv.server.room_settings import BASED_ON, TIMER_RANGE, settings_model
 
 #: Where `yanniv schema` writes by default: `docs/` of the source tree.
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -75,8 +75,7 @@ _INPUTS: tuple[type[BaseModel], ...] = (
 )
 _OUTPUTS: tuple[type[BaseModel], ...] = (
     protocol.SeatGranted, protocol.RoomSummary, protocol.PublicRoom, protocol.ErrorBody,
-    protocol.StateOut, protocol.AckOut, protocol.ErrorOut, protocol.PongOut,
-    protocol.PresenceOut, protocol.RoomSettings, protocol.GameOut,
+    *protocol.SERVER_MODELS, protocol.RoomSettings, protocol.GameOut,
     profile_schemas.LeaderboardPage, profile_schemas.ProfileOut, profile_schemas.MatchOut,
     profile_schemas.OkOut,
 )
@@ -92,6 +91,7 @@ _REFINED: dict[tuple[str, str], dict[str, Any]] = {
     ("StateOut", "view"): _nullable(_ref("MatchView")),
     ("StateOut", "events"): {"type": "array", "items": _ref("Event")},
     ("PresenceOut", "seats"): {"type": "array", "items": _ref("PresenceSeat")},
+    ("JournalOut", "events"): {"type": "array", "items": _ref("Event")},
 }
 
 
@@ -156,9 +156,15 @@ def _model_defs(game: Game) -> dict[str, Any]:
     defs["RoomSettings"]["properties"] = settings
     defs["SettingsPatch"] = {
         "type": "object",
-        "description": "Body of PATCH /api/rooms/{code}/settings: only the settings to change.",
-        "properties": {name: {k: v for k, v in prop.items() if k != "default"}
-                       for name, prop in settings.items()},
+        "description": "Body of PATCH /api/rooms/{code}/settings: only the settings to change, "
+                       "and the room version they were chosen at.",
+        "properties": {
+            **{name: {k: v for k, v in prop.items() if k != "default"}
+               for name, prop in settings.items()},
+            BASED_ON: {"type": "integer", "description": (
+                "The room version the change was chosen at: refused with stale_settings "
+                "if the room changed since. Optional (without it the change always applies).")},
+        },
         "additionalProperties": False,
     }
     defs["PresenceSeat"] = {
@@ -168,9 +174,7 @@ def _model_defs(game: Game) -> dict[str, Any]:
         "additionalProperties": False,
     }
     defs["ClientMessage"] = {"oneOf": [_ref("ActionIn"), _ref("PingIn")]}
-    defs["ServerMessage"] = {"oneOf": [_ref(m.__name__) for m in (
-        protocol.StateOut, protocol.AckOut, protocol.ErrorOut, protocol.PongOut,
-        protocol.PresenceOut)]}
+    defs["ServerMessage"] = {"oneOf": [_ref(m.__name__) for m in protocol.SERVER_MODELS]}
     return defs
 
 

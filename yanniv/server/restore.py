@@ -39,11 +39,13 @@ def restore_room(loaded: LoadedRoom) -> Room:
             id=m.id, seed=m.seed, config=config, rules_version=m.rules_version, state=state,
             pseudos=m.pseudos, started_at=aware(m.started_at), deadline_ms=m.deadline_ms,
         )
+        match.remember(events)  # the journal, as the live broadcasts had made it
         for step, seat, version, action_data, client_id in m.actions:
             if step != game.step(match.state):
                 raise RuntimeError(f"room {room.code}: action log has a gap at step {step}")
             match.state, events = game.apply(match.state, game.decode_action(action_data).action)
             bots.observe(room, events)
+            match.remember(events)
             match.log.append(action_data)
             if client_id is not None:
                 match.seen[(seat, client_id)] = (

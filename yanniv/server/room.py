@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -19,10 +20,14 @@ from yanniv.engine.events import Event
 from yanniv.games import DEFAULT_GAME, Game, get_game
 from yanniv.profiles.identity import hash_secret
 from yanniv.server.connections import Connection
-from yanniv.server.protocol import PresenceOut, RoomSettings, StateOut, outgoing
+from yanniv.server.protocol import JournalOut, PresenceOut, RoomSettings, StateOut, outgoing
 from yanniv.server.tokens import hash_token, new_token, same_hash
 
 Status = Literal["waiting", "playing", "finished"]
+
+#: Events of the match kept for the journal a (re)connecting socket receives: about the last
+#: hundred lines the client shows (it writes nothing for a `TurnStarted`).
+JOURNAL_EVENTS = 160
 
 
 @dataclass(eq=False)
@@ -74,6 +79,12 @@ class LiveMatch:
     #: (seat, client action id) → the room version its acknowledgement carried and the
     #: `action_fingerprint` of what was sent under that id (a retry must match it).
     seen: dict[tuple[int, str], tuple[int, bytes]] = field(default_factory=dict)
+    #: The latest events of the match as the engine made them (not redacted: each socket
+    #: gets them through `Game.encode_events`, the path of the live broadcast).
+    journal: deque[Event] = field(default_factory=lambda: deque(maxlen=JOURNAL_EVENTS))
+
+    def remember(self, events: tuple[Event, ...] | list[Event]) -> None:
+        self.journal.extend(events)
 
 
 def action_fingerprint(version: int, wire: dict[str, Any]) -> bytes:
@@ -183,8 +194,18 @@ class Room:
         return outgoing(StateOut, version=self.version, room=room, view=view_data,
                         events=events_data, deadline=deadline)
 
+    def journal_text(self, seat: int | None) -> str | None:
+        """The `journal` message for one seat (or a spectator), None while no match exists."""
+        if self.match is None:
+            return None
+        return outgoing(JournalOut, version=self.version,
+                        events=self.game.encode_events(self.match.journal, seat))
+
     def broadcast(self, events: tuple[Event, ...] | list[Event] = ()) -> None:
-        """Queue the new state to every connection, serialized once per seat."""
+        """Queue the new state to every connection, serialized once per seat. The events are
+        the match's journal too: what was broadcast is what a reconnecting socket reads."""
+        if events and self.match is not None:
+            self.match.remember(events)
         texts: dict[int | None, str] = {}
         summary = self.summary(None)
         for conn in list(self.connections):

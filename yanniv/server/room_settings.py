@@ -20,12 +20,14 @@ from yanniv.server.protocol import STRICT, RoomSettings
 #: Seconds per decision a host may choose (or None: no timer).
 TIMER_RANGE = (10, 600)
 _FLAGS = ("public", "show_known_cards", "log_visible")
+#: The field of a settings change that is not a setting: the room version it was based on.
+BASED_ON = "version"
 
 
 @cache
 def settings_model(game: Game) -> type[RoomSettings]:
     """`RoomSettings` plus `game`'s settings fields (one class per game)."""
-    clash = set(RoomSettings.model_fields) & set(game.settings_model.model_fields)
+    clash = (set(RoomSettings.model_fields) | {BASED_ON}) & set(game.settings_model.model_fields)
     if clash:
         raise TypeError(f"{game.id} settings reuse platform names: {sorted(clash)}")
     return type(f"{type(game).__name__}RoomSettings", (RoomSettings, game.settings_model),
@@ -87,6 +89,18 @@ def _check_game_field(key: str, value: Any, game: Game) -> None:
     except ValidationError:
         raise _bad(f"valeur refusée pour « {label_fr} »",
                    f"value refused for {label_en!r}") from None
+
+
+def split_settings_change(body: object) -> tuple[object, int | None]:
+    """A settings change body → (the settings to change, the room version they were chosen
+    at, None when the body does not say). The patch itself is checked by `patched_settings`."""
+    if not isinstance(body, dict) or BASED_ON not in body:
+        return body, None
+    version = body[BASED_ON]
+    if not _int(version):
+        raise _bad(f"« {BASED_ON} » est un nombre entier (la version de la salle)",
+                   f"{BASED_ON!r} is an integer (the room version)")
+    return {k: v for k, v in body.items() if k != BASED_ON}, version
 
 
 def patched_settings(current: RoomSettings, patch: object) -> RoomSettings:

@@ -15,8 +15,12 @@ from yanniv.server.settings import Settings
 def ws_limits(settings: Settings) -> dict[str, Any]:
     """uvicorn's socket limits: it reads messages far above the app's own cap
     (`max_message_bytes`), so that an oversized message gets the documented error and the
-    socket stays open; only one over `ws_max_frame_bytes` is closed (1009) unread."""
-    return {"ws_max_size": settings.ws_max_frame_bytes, "ws_max_queue": settings.ws_max_queue}
+    socket stays open; only one over `ws_max_frame_bytes` is closed (1009) unread. uvicorn
+    also pings every socket (protocol-level ping frames, answered by browsers on their own)
+    and closes one whose pong does not come: the server's half of the heartbeat."""
+    return {"ws_max_size": settings.ws_max_frame_bytes, "ws_max_queue": settings.ws_max_queue,
+            "ws_ping_interval": settings.ws_ping_interval,
+            "ws_ping_timeout": settings.ws_ping_timeout}
 
 
 def server_config(settings: Settings, host: str, port: int,

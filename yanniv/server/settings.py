@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     ws_max_frame_bytes: int = 2 * 1024 * 1024
     #: Messages uvicorn buffers per socket ahead of the app (memory: this × the frame cap).
     ws_max_queue: int = 4
+    #: Seconds between the WebSocket ping frames the server sends each socket, and how long
+    #: it waits for the pong before closing a dead one (a client gone without a word: its
+    #: seat then shows as disconnected, and its place among the seat's sockets is freed).
+    ws_ping_interval: float = 5.0
+    ws_ping_timeout: float = 10.0
     #: Largest HTTP request body accepted by the room API, in bytes.
     max_body_bytes: int = 16384
     #: Flood protection per socket: sustained messages per second, and the burst allowed.

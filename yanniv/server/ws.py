@@ -94,6 +94,9 @@ async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
     if seat is not None:
         seat.connections += 1
     conn.send(room.state_text(conn.seat_index, ()))
+    journal = room.journal_text(conn.seat_index)  # before any await: nothing comes between
+    if journal is not None:
+        conn.send(journal)
     if seat is not None and seat.connections == 1:
         room.broadcast_presence()
     reader = asyncio.create_task(_read_loop(conn, room, rooms, settings))

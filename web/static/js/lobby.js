@@ -5,6 +5,7 @@
 import { lang, t } from './i18n.js';
 import { h, replace, toast } from './dom.js';
 import { icon } from './icons.js';
+import { presenceBadge } from './table/common.js';
 
 const TIMER_CHOICES = [null, 15, 30, 45, 60, 90, 120];
 let botLevel = 'moyen'; // the host's last choice survives re-renders
@@ -57,14 +58,15 @@ export function renderLobby(ctx) {
   const el = document.getElementById('lobby');
   const { room } = ctx.state;
   if (!room) { replace(el); return; }
-  const s = room.settings || {};
+  // The host's changes on their way are shown as made (a re-render must not flip them back).
+  const s = { ...(room.settings || {}), ...ctx.state.settingsPending };
   const isHost = ctx.me !== null && ctx.me !== undefined && room.host_seat === ctx.me;
   const seats = Array.isArray(room.seats) ? room.seats : [];
   const taken = seats.filter((x) => x.pseudo);
   const link = `${location.origin}/r/${room.code}`;
   const ro = !isHost;
 
-  const patch = (change) => ctx.patchSettings({ ...s, ...change });
+  const patch = (change) => ctx.patchSettings(change);  // only what the host changed
   const firstValue = s.first_player === null || s.first_player === undefined ? 'random' : s.first_player;
   const game = (ctx.state.games || []).find((g) => g.id === (s.game || 'yanniv'));
   const seatCount = game ? game.max_seats : seats.length;
@@ -81,7 +83,7 @@ export function renderLobby(ctx) {
       seat.seat === ctx.me ? h('span', { class: 'badge' }, t('lobby.you')) : null,
       seat.is_host ? h('span', { class: 'badge host' }, t('lobby.host')) : null,
       seat.is_bot ? h('span', { class: 'badge' }, icon('bot'), ' ', t('lobby.bot')) : null,
-      seat.is_bot ? null : h('span', { class: `badge ${seat.connected === false ? 'off' : 'ok'}` }, seat.connected === false ? t('table.offline') : t('table.online')),
+      seat.is_bot ? null : presenceBadge(ctx, seat),
       isHost && seat.seat !== ctx.me ? h('button', { type: 'button', class: 'danger', 'data-focus': `kick-${i}`,
         'aria-label': t('lobby.remove', { name: seat.pseudo }), onclick: () => ctx.removeSeat(i) }, t('lobby.remove_short')) : null));
   }

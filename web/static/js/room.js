@@ -18,7 +18,7 @@ const root = document.getElementById('room');
 const code = root.dataset.code;
 let seat = getSeat(code);
 let socket = null;
-const logKey = `yanniv.log.${code}`;
+const resultKey = `yanniv.log.${code}.closed`;  // the manche whose result panel was closed
 
 const stats = { renders: 0, maxMs: 0, totalMs: 0 };
 const store = createStore(initialState(code, seat), (state) => {
@@ -32,28 +32,53 @@ const store = createStore(initialState(code, seat), (state) => {
 window.yannivStore = store; // for debugging and tests
 window.yannivStats = stats;
 
+// The host's settings changes, one at a time: each sends only the fields the host changed,
+// with the room version it was chosen at. Refused as stale (the room changed meanwhile), the
+// room is read again and the same fields are sent again on the new version.
+let settingsQueue = Promise.resolve();
+const STALE_RETRIES = 3;
+
+async function sendSettings(change) {
+  const keys = Object.keys(change);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const version = store.get().room.version;
+      try {
+        const res = await api('PATCH', `/api/rooms/${code}/settings`, { ...change, version }, seat && seat.token);
+        if (res && res.code) store.dispatch({ type: 'room', room: res });
+        return;
+      } catch (err) {
+        if (err.code !== 'stale_settings' || attempt >= STALE_RETRIES) throw err;
+        const fresh = await api('GET', `/api/rooms/${code}`, undefined, seat && seat.token);
+        store.dispatch({ type: 'room', room: fresh });
+      }
+    }
+  } catch (err) {
+    toast(err.message);
+  } finally {
+    store.dispatch({ type: 'settingsPending', patch: {}, done: keys });
+  }
+}
+
 function ctxOf(state) {
   const me = state.me ? state.me.seat : null;
+  const offline = !state.connected;
   return {
-    state, me, room: state.room, dispatch: store.dispatch, busy: !!state.sent,
+    state, me, room: state.room, dispatch: store.dispatch, offline,
+    // Nothing can be played while an action awaits its answer or the socket is down.
+    busy: !!state.sent || offline,
     act(action) {
       if (!socket) return;
+      // Unanswered, it stays pending (buttons disabled) and the socket resends it, same id,
+      // after reconnecting: never dropped, never applied twice.
       const id = socket.sendAction(action, store.get().version);
-      if (id) {
-        store.dispatch({ type: 'sent', id });
-        // Never leave the buttons disabled if the answer got lost (reconnection).
-        setTimeout(() => store.dispatch({ type: 'ack', id }), 5000);
-      }
+      if (id) store.dispatch({ type: 'sent', id });
       else toast(t('room.offline'));
     },
-    async patchSettings(settings) {
-      try {
-        // Only the settings the room has: the platform's and its game's (from the summary).
-        const known = store.get().room ? Object.keys(store.get().room.settings || {}) : [];
-        const body = Object.fromEntries(Object.entries(settings).filter(([k]) => known.includes(k)));
-        const res = await api('PATCH', `/api/rooms/${code}/settings`, body, seat && seat.token);
-        if (res && res.code) store.dispatch({ type: 'room', room: res });
-      } catch (err) { toast(err.message); render(store.get()); }
+    patchSettings(change) {
+      store.dispatch({ type: 'settingsPending', patch: change });
+      settingsQueue = settingsQueue.then(() => sendSettings(change));
+      return settingsQueue;
     },
     async start() {
       try { await api('POST', `/api/rooms/${code}/start`, {}, seat && seat.token); } catch (err) { toast(err.message); }
@@ -76,7 +101,10 @@ const lobby = document.getElementById('lobby');
 const table = document.getElementById('table');
 
 function render(state) {
-  conn.textContent = state.closed ? t('room.closed') : state.connected ? '' : t('room.connecting');
+  const lost = !state.closed && !state.connected && state.everConnected;
+  conn.textContent = state.closed ? t('room.closed') : state.connected ? '' : t(lost ? 'room.reconnecting' : 'room.connecting');
+  conn.classList.toggle('lost', lost);
+  document.body.classList.toggle('offline', lost);
   const room = state.room;
   if (!room) return;
   const ctx = ctxOf(state);
@@ -97,8 +125,7 @@ function render(state) {
   renderLog(ctx);
   renderResult(ctx);
   try {
-    sessionStorage.setItem(logKey, JSON.stringify(state.log.slice(-150)));
-    if (state.dismissedResult !== null) sessionStorage.setItem(`${logKey}.closed`, String(state.dismissedResult));
+    if (state.dismissedResult !== null) sessionStorage.setItem(resultKey, String(state.dismissedResult));
   } catch { /* ignore */ }
 }
 
@@ -109,9 +136,10 @@ function onMessage(msg) {
     case 'error': {
       const en = document.documentElement.lang === 'en';
       toast((en && msg.message_en) || msg.message || msg.code);
-      store.dispatch({ type: 'error' });
+      store.dispatch({ type: 'error', id: msg.id });
       break;
     }
+    case 'journal': store.dispatch({ type: 'journal', events: msg.events }); break;
     case 'presence': store.dispatch({ type: 'presence', seats: msg.seats }); break;
     case 'closed':
       if (msg.code === 4401 || msg.code === 4403) forgetSeat(code);
@@ -148,9 +176,7 @@ document.getElementById('join-room-form').addEventListener('submit', async (ev) 
 async function boot() {
   document.getElementById('join-pseudo').value = getPseudo();
   try {
-    const saved = JSON.parse(sessionStorage.getItem(logKey) || '[]');
-    if (Array.isArray(saved) && saved.length) store.dispatch({ type: 'restoreLog', log: saved });
-    const closed = sessionStorage.getItem(`${logKey}.closed`);
+    const closed = sessionStorage.getItem(resultKey);
     if (closed !== null) store.dispatch({ type: 'dismissResult', manche: Number(closed) });
   } catch { /* ignore */ }
   // The games' settings, seats and bots, fetched beside the room (the lobby draws from them).

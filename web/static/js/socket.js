@@ -1,4 +1,15 @@
-// Reconnecting WebSocket to /ws/{code}: sends actions with a client id and the room version.
+// Reconnecting WebSocket to /ws/{code}: sends actions with a client id and the room version,
+// and checks by itself that the connection still carries data (a heartbeat).
+
+/** Heartbeat (docs/PROTOCOL.md §5.6): browsers cannot send WebSocket ping frames, so the client
+ * pings in the protocol after PING_AFTER ms without sending anything; the server answers every
+ * message (pong, ack, error), so a socket on which nothing arrived for DEAD_AFTER ms after we
+ * sent something is dead (a network that silently stopped carrying data): closed and replaced.
+ * A socket still connecting after CONNECT_TIMEOUT ms is given up the same way. One interval of
+ * TICK ms drives all three (and no timer at all runs before `connect`). */
+export const HEARTBEAT = { PING_AFTER: 2500, DEAD_AFTER: 6000, CONNECT_TIMEOUT: 5000, TICK: 500 };
+/** Close codes after which reconnecting would only be refused again (see PROTOCOL.md §2.4). */
+const FINAL_CLOSES = [4401, 4403, 4404, 4429, 4430];
 
 /** 128 random bits as 32 hex digits: an action id no other tab or reload of this seat will
  * reuse (the server refuses an id already used for another action with `duplicate_id`).
@@ -10,15 +21,22 @@ export function newActionId() {
 }
 
 export class RoomSocket {
-  constructor(code, token, { onMessage, onStatus }) {
+  constructor(code, token, { onMessage, onStatus, now = () => Date.now() }) {
     this.code = code;
     this.token = token;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.now = now;
     this.ws = null;
     this.retry = 0;
     this.closed = false;
-    this.pingTimer = 0;
+    this.tickTimer = 0;
+    this.reconnectTimer = 0;
+    // When the current socket was created, last sent to and last heard from; and the first
+    // send not yet followed by any message (null: nothing awaited).
+    this.openedAt = 0;
+    this.lastSent = 0;
+    this.awaitingSince = null;
     // The last action sent and not yet answered (ack or error): resent as it was, same id,
     // when the socket opens again; the server applies it once (an ack again if it already had).
     this.unanswered = null;
@@ -34,14 +52,18 @@ export class RoomSocket {
     if (this.closed) return;
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    this.openedAt = this.now();
+    this.awaitingSince = null;
+    if (!this.tickTimer) this.tickTimer = setInterval(() => this.tick(), HEARTBEAT.TICK);
     ws.addEventListener('open', () => {
+      if (this.ws !== ws) return;
       this.retry = 0;
-      if (this.unanswered) ws.send(JSON.stringify(this.unanswered));
+      if (this.unanswered) this.write(JSON.stringify(this.unanswered));
       this.onStatus(true);
-      clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 20000);
     });
     ws.addEventListener('message', (ev) => {
+      if (this.ws !== ws) return;
+      this.awaitingSince = null;
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if ((msg.type === 'ack' || msg.type === 'error') && this.unanswered && msg.id === this.unanswered.id) {
@@ -50,18 +72,58 @@ export class RoomSocket {
       this.onMessage(msg);
     });
     ws.addEventListener('close', (ev) => {
-      clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
+      this.ws = null;
       this.onStatus(false, ev.code);
       // Bad token, removed seat, unknown room, rate limited, too many sockets: do not hammer the server.
-      if ([4401, 4403, 4404, 4429, 4430].includes(ev.code)) { this.onMessage({ type: 'closed', code: ev.code, reason: ev.reason }); return; }
-      const delay = Math.min(5000, 300 * 2 ** this.retry++);
-      setTimeout(() => this.connect(), delay);
+      if (FINAL_CLOSES.includes(ev.code)) {
+        this.stopTicking();
+        this.onMessage({ type: 'closed', code: ev.code, reason: ev.reason });
+        return;
+      }
+      this.scheduleReconnect();
     });
   }
 
+  /** Give up the current socket without waiting for its close handshake (a dead network
+   * never completes it) and open another after the backoff. */
+  drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = null;
+    try { ws.close(); } catch { /* already closing */ }
+    this.onStatus(false, 1006);
+    this.scheduleReconnect();
+  }
+
+  scheduleReconnect() {
+    if (this.closed || this.reconnectTimer) return;
+    const delay = Math.min(4000, 250 * 2 ** this.retry++) * (0.8 + 0.4 * Math.random());
+    this.reconnectTimer = setTimeout(() => { this.reconnectTimer = 0; this.connect(); }, delay);
+  }
+
+  /** The heartbeat, every HEARTBEAT.TICK ms (tests call it with their own clock). */
+  tick() {
+    const ws = this.ws;
+    if (!ws || this.closed) return;
+    const now = this.now();
+    if (ws.readyState === WebSocket.CONNECTING) {
+      if (now - this.openedAt > HEARTBEAT.CONNECT_TIMEOUT) this.drop();
+      return;
+    }
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (this.awaitingSince !== null && now - this.awaitingSince > HEARTBEAT.DEAD_AFTER) { this.drop(); return; }
+    if (now - this.lastSent >= HEARTBEAT.PING_AFTER) this.send({ type: 'ping' });
+  }
+
+  write(text) {
+    this.ws.send(text);
+    this.lastSent = this.now();
+    if (this.awaitingSince === null) this.awaitingSince = this.lastSent;
+  }
+
   send(obj) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.ws.send(JSON.stringify(obj)); return true; }
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.write(JSON.stringify(obj)); return true; }
     return false;
   }
 
@@ -73,5 +135,12 @@ export class RoomSocket {
     return message.id;
   }
 
-  close() { this.closed = true; clearInterval(this.pingTimer); if (this.ws) this.ws.close(); }
+  stopTicking() { clearInterval(this.tickTimer); this.tickTimer = 0; }
+
+  close() {
+    this.closed = true;
+    this.stopTicking();
+    clearTimeout(this.reconnectTimer);
+    if (this.ws) this.ws.close();
+  }
 }

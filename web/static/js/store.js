@@ -8,11 +8,13 @@ export const initialState = (code, seat) => ({
   version: null,
   deadline: null,
   connected: false,
+  everConnected: false,   // a socket opened once: "connection lost", not "connecting"
   events: [],             // events of the last state message
   log: [],                // journal lines [{step, event}]
   selection: [],          // card codes selected in the hand
   local: {},              // prompt sub-state (queen keep/order, four target/rank, king card/target)
-  sent: null,             // client id of the action awaiting its ack
+  sent: null,             // client id of the action awaiting its answer (kept across reconnects)
+  settingsPending: {},    // the host's setting changes sent and not yet applied (shown meanwhile)
   dismissedResult: null,  // manche number of the result panel the player closed
   closed: null,
 });
@@ -28,7 +30,7 @@ function sameDecision(a, b) {
 export function reduce(state, action) {
   switch (action.type) {
     case 'conn':
-      return { ...state, connected: action.up };
+      return { ...state, connected: action.up, everConnected: state.everConnected || action.up };
     case 'me':
       return { ...state, me: action.me };
     case 'presence': {
@@ -38,6 +40,8 @@ export function reduce(state, action) {
       return { ...state, room: { ...state.room, seats } };
     }
     case 'room':
+      // An HTTP answer may arrive after the socket's newer state: never go back in versions.
+      if (state.room && action.room && action.room.version < state.room.version) return state;
       return { ...state, room: action.room };
     case 'games':
       return { ...state, games: action.games };
@@ -49,6 +53,9 @@ export function reduce(state, action) {
       const events = Array.isArray(msg.events) ? msg.events : [];
       let log = state.log;
       if (events.length) log = [...log, ...events].slice(-LOG_MAX);
+      if (!view) log = [];  // the lobby (a rematch): the next match starts a new journal
+      // `sent` stays: only the action's own answer (ack or error, same id) clears it, even when
+      // a state comes first (the one sent on reconnecting, before the resent action's answer).
       return {
         ...state,
         room: msg.room ?? state.room,
@@ -57,7 +64,6 @@ export function reduce(state, action) {
         deadline: msg.deadline ?? null,
         events,
         log,
-        sent: null,
         selection: keep ? state.selection.filter((c) => hand.has(c)) : [],
         local: keep ? state.local : {},
       };
@@ -75,13 +81,20 @@ export function reduce(state, action) {
     case 'ack':
       return state.sent === action.id ? { ...state, sent: null } : state;
     case 'error':
-      return { ...state, sent: null };
+      return action.id && state.sent === action.id ? { ...state, sent: null } : state;
+    case 'journal':
+      // On (re)connecting: the match's latest events, oldest first, as the server broadcast
+      // them; they replace the log (what this page had is a part of them, or older).
+      return Array.isArray(action.events) ? { ...state, log: action.events.slice(-LOG_MAX) } : state;
+    case 'settingsPending': {
+      const pending = { ...state.settingsPending, ...action.patch };
+      for (const key of action.done || []) delete pending[key];
+      return { ...state, settingsPending: pending };
+    }
     case 'dismissResult':
       return { ...state, dismissedResult: action.manche };
     case 'closed':
       return { ...state, closed: action.code };
-    case 'restoreLog':
-      return { ...state, log: action.log };
     default:
       return state;
   }

@@ -1,5 +1,6 @@
 // Helpers shared by the table components: legal actions, seat names, hints.
 import { t } from '../i18n.js';
+import { h } from '../dom.js';
 import { rankOf, suitOf, colourOf, rankName } from '../cards.js';
 
 export const legal = (view) => (view && Array.isArray(view.legal_actions) ? view.legal_actions : []);
@@ -16,6 +17,14 @@ export function seatName(ctx, seat) {
   if (ctx.me === seat) return t('table.you');
   const info = ctx.room && Array.isArray(ctx.room.seats) ? ctx.room.seats.find((s) => s.seat === seat) : null;
   return info && info.pseudo ? info.pseudo : t('table.seat', { n: seat + 1 });
+}
+
+/** A seat's presence badge: online, disconnected, or unknown while our own socket is down
+ * (what the server last said may no longer be true). */
+export function presenceBadge(ctx, info) {
+  if (ctx.offline) return h('span', { class: 'badge unknown' }, t('table.presence_unknown'));
+  const connected = !info || info.connected !== false;
+  return h('span', { class: `badge ${connected ? 'ok' : 'off'}` }, connected ? t('table.online') : t('table.offline'));
 }
 
 /** Raw pseudo (for "C'est au tour de X" even when X is me). */

@@ -58,7 +58,7 @@ export function renderHand(ctx) {
       onclick: () => play && ctx.act(play),
     }, selection.length ? t('table.play_n', { n: selection.length }) : t('table.play')));
     if (selection.length) {
-      buttons.push(h('button', { type: 'button', class: 'secondary', 'data-focus': 'clear', onclick: () => ctx.dispatch({ type: 'clearSelection' }) }, t('table.clear')));
+      buttons.push(h('button', { type: 'button', class: 'secondary', 'data-focus': 'clear', disabled: ctx.busy, onclick: () => ctx.dispatch({ type: 'clearSelection' }) }, t('table.clear')));
     }
     if (drawOnly) {
       buttons.push(h('button', { type: 'button', class: 'secondary', id: 'draw-only-btn', 'data-focus': 'draw-only', disabled: ctx.busy, onclick: () => ctx.act(drawOnly) }, t('table.draw_without_playing')));

@@ -5,6 +5,8 @@ import { cardLabel } from '../cards.js';
 import { pseudoOf } from './common.js';
 
 const rankA = (r) => t(`rank.a.${r}`);
+const LINES = 100;
+let shown = null;  // the lines on screen: the list is rebuilt (and scrolled) only when they change
 
 export function describeEvent(ev, room) {
   const n = (s) => pseudoOf(room, s);
@@ -54,6 +56,13 @@ export function renderLog(ctx) {
     const text = describeEvent(ev, room);
     if (text) lines.push(text);
   }
-  const recent = lines.slice(-80).reverse();
+  // In time order, oldest at the top, so that a multi-step action reads top-down; the list
+  // follows the newest line unless the player scrolled up to read older ones.
+  const recent = lines.slice(-LINES);
+  const key = JSON.stringify(recent);
+  if (key === shown) return;
+  const following = shown === null || el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+  shown = key;
   replace(el, recent.map((text) => h('li', null, text)));
+  if (following) el.scrollTop = el.scrollHeight;
 }

@@ -3,7 +3,7 @@ import { t, tn } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { cardFace } from '../cards.js';
 import { icon } from '../icons.js';
-import { pseudoOf } from './common.js';
+import { presenceBadge, pseudoOf } from './common.js';
 
 export function timerText(deadline) {
   const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
@@ -22,7 +22,6 @@ export function renderOpponents(ctx) {
   const others = view.players.filter((p) => p.seat !== ctx.me);
   replace(el, others.map((p) => {
     const info = room && Array.isArray(room.seats) ? room.seats.find((s) => s.seat === p.seat) : null;
-    const connected = !info || info.connected !== false;
     const isActing = acting === p.seat && !view.finished;
     const backs = [];
     for (let i = 0; i < Math.min(p.card_count, 12); i++) backs.push(h('span', { class: 'mini-back', 'aria-hidden': 'true' }));
@@ -32,7 +31,7 @@ export function renderOpponents(ctx) {
         isActing ? h('span', { 'aria-hidden': 'true' }, '▶') : null,
         h('span', { class: 'name' }, pseudoOf(room, p.seat)),
         info && info.is_bot ? h('span', { class: 'badge' }, icon('bot'), ' ', t('lobby.bot')) : null,
-        h('span', { class: `badge ${connected ? 'ok' : 'off'}` }, connected ? t('table.online') : t('table.offline')),
+        presenceBadge(ctx, info),
         p.called_yanniv ? h('span', { class: 'badge host' }, 'YANNIV !') : null),
       h('div', { class: 'mini-backs', 'aria-hidden': 'true' }, backs),
       h('div', { class: 'meta' },
