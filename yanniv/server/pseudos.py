@@ -19,6 +19,10 @@ import regex
 
 #: The word every computer player's pseudo starts with (`bot_name`); people may not use it.
 BOT_WORD = "Ordinateur"
+#: The words a computer player's name starts with on screen: its French pseudo, and the
+#: English page's name for it (web/i18n/en.json `bot.name`, "Computer (medium)"). People may
+#: use neither, or an English reader could take a person for the machine.
+BOT_WORDS = (BOT_WORD, "Computer")
 
 #: Characters that draw nothing: Unicode's default-ignorable code points (zero-width space and
 #: joiners, soft hyphen, variation selectors, Hangul fillers…) and the blank Braille pattern.
@@ -85,8 +89,16 @@ def confusable(a: str, b: str) -> bool:
     return not looks(a).isdisjoint(looks(b))
 
 
+def bot_word_of(pseudo: str) -> str | None:
+    """The word of `BOT_WORDS` that `pseudo` starts with (or a look-alike of it), whatever
+    follows ("Ordinateur 2 (moyen)", "ORDINATEUR", "0rdinateur-9", "Computer (easy)")."""
+    seen = looks(pseudo)
+    for bot_word in BOT_WORDS:
+        if any(look.startswith(word) for look in seen for word in looks(bot_word)):
+            return bot_word
+    return None
+
+
 def is_bot_name(pseudo: str) -> bool:
-    """Whether `pseudo` reads as a computer player's: it starts with (a look-alike of)
-    `BOT_WORD`, whatever follows ("Ordinateur 2 (moyen)", "ORDINATEUR", "0rdinateur-9")."""
-    words = looks(BOT_WORD)
-    return any(look.startswith(word) for look in looks(pseudo) for word in words)
+    """Whether `pseudo` reads as a computer player's name (`bot_word_of`)."""
+    return bot_word_of(pseudo) is not None

@@ -6,7 +6,7 @@ from typing import Any
 
 from yanniv.server.errors import game_error
 from yanniv.server.protocol import RoomSettings
-from yanniv.server.pseudos import BOT_WORD, has_invisible, is_bot_name
+from yanniv.server.pseudos import bot_word_of, has_invisible
 
 PSEUDO_MAX = 20
 MANCHES_RANGE = (1, 20)
@@ -24,8 +24,9 @@ def clean_pseudo(raw: object) -> str:
         raise game_error("pseudo_length")
     if not pseudo.isprintable() or has_invisible(pseudo):
         raise game_error("pseudo_chars")
-    if is_bot_name(pseudo):
-        raise game_error("pseudo_reserved", BOT_WORD)
+    reserved = bot_word_of(pseudo)
+    if reserved is not None:
+        raise game_error("pseudo_reserved", reserved)
     return pseudo
 
 
