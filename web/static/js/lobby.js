@@ -1,6 +1,6 @@
 // Room lobby: seats (the host adds and removes computer players), code and link, the host's
 // settings (read-only for others), start button.
-import { t } from './i18n.js';
+import { t, playerName } from './i18n.js';
 import { h, replace, toast } from './dom.js';
 import { icon } from './icons.js';
 
@@ -56,13 +56,13 @@ export function renderLobby(ctx) {
       continue;
     }
     seatRows.push(h('li', { dataset: { seat: String(i) } },
-      h('strong', null, seat.pseudo),
+      h('strong', null, playerName(seat)),
       seat.seat === ctx.me ? h('span', { class: 'badge' }, t('lobby.you')) : null,
       seat.is_host ? h('span', { class: 'badge host' }, t('lobby.host')) : null,
       seat.is_bot ? h('span', { class: 'badge' }, icon('bot'), ' ', t('lobby.bot')) : null,
       seat.is_bot ? null : h('span', { class: `badge ${seat.connected === false ? 'off' : 'ok'}` }, seat.connected === false ? t('table.offline') : t('table.online')),
       isHost && seat.seat !== ctx.me ? h('button', { type: 'button', class: 'danger', 'data-focus': `kick-${i}`,
-        'aria-label': t('lobby.remove', { name: seat.pseudo }), onclick: () => ctx.removeSeat(i) }, t('lobby.remove_short')) : null));
+        'aria-label': t('lobby.remove', { name: playerName(seat) }), onclick: () => ctx.removeSeat(i) }, t('lobby.remove_short')) : null));
   }
 
   const form = h('form', { class: 'settings-form', id: 'settings-form', onsubmit: (e) => e.preventDefault() },
@@ -72,7 +72,7 @@ export function renderLobby(ctx) {
       field(t('lobby.manches'), select('set-manches', Array.from({ length: 20 }, (_, i) => [i + 1, String(i + 1)]), s.manches ?? 6, ro,
         (e) => patch({ manches: Number(e.target.value) })), 'set-manches'),
       field(t('lobby.first_player'), select('set-first', [['random', t('lobby.first_random')], ['host', t('lobby.first_host')],
-        ...taken.map((x) => [x.seat, x.pseudo])], firstValue, ro,
+        ...taken.map((x) => [x.seat, playerName(x)])], firstValue, ro,
       (e) => patch({ first_player: ['random', 'host'].includes(e.target.value) ? e.target.value : Number(e.target.value) })), 'set-first'),
       check('set-known', t('lobby.show_known'), !!s.show_known_cards, ro, (e) => patch({ show_known_cards: e.target.checked })),
       check('set-log', t('lobby.log_visible'), !!s.log_visible, ro, (e) => patch({ log_visible: e.target.checked })),

@@ -1,5 +1,5 @@
 // Helpers shared by the table components: legal actions, seat names, hints.
-import { t } from '../i18n.js';
+import { t, playerName } from '../i18n.js';
 import { rankOf, suitOf, colourOf, rankName } from '../cards.js';
 
 export const legal = (view) => (view && Array.isArray(view.legal_actions) ? view.legal_actions : []);
@@ -15,13 +15,13 @@ export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return '';
   if (ctx.me === seat) return t('table.you');
   const info = ctx.room && Array.isArray(ctx.room.seats) ? ctx.room.seats.find((s) => s.seat === seat) : null;
-  return info && info.pseudo ? info.pseudo : t('table.seat', { n: seat + 1 });
+  return info && info.pseudo ? playerName(info) : t('table.seat', { n: seat + 1 });
 }
 
-/** Raw pseudo (for "C'est au tour de X" even when X is me). */
+/** The seat's name, never « Vous » (for "C'est au tour de X" even when X is me). */
 export function pseudoOf(room, seat) {
   const info = room && Array.isArray(room.seats) ? room.seats.find((s) => s.seat === seat) : null;
-  return info && info.pseudo ? info.pseudo : t('table.seat', { n: seat + 1 });
+  return info && info.pseudo ? playerName(info) : t('table.seat', { n: seat + 1 });
 }
 
 function isRun(codes) {
