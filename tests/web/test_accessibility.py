@@ -119,3 +119,35 @@ def test_pages_fit_a_320_px_screen(pages: Any, live_server: Any, axe_ready: None
     assert page.locator(".rules .card.mini[role=img]").count() >= 16
     queen = "Dame de cœur" if lang == "fr" else "Queen of hearts"
     assert page.locator(f'.rules .card.mini[aria-label="{queen}"]').count() >= 1
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_table_in_its_turn_state(pages: Any, live_server: Any, axe_ready: None,
+                                 size: str) -> None:
+    """The table when it is my turn against the computer (the other table states belong
+    to the table's redesign, which runs `axe.violations` on each)."""
+    turns = live_server.app.state.rooms.bot_turns
+    page = pages.new(VIEWPORTS[size])
+    page.goto(pages.base + "/")
+    page.fill("#pseudo", "Axe")
+    page.select_option("#bots-count", "2")
+    page.click("#bots-btn")
+    page.wait_for_selector('#seats li[data-seat="2"]')
+    page.select_option("#set-first", "host")
+    # The server's answer, not the select's own value: else a bot could start, and wait.
+    page.wait_for_function(
+        "() => window.yannivStore.get().room.settings.first_player === 'host'")
+    previous = turns.delay_scale
+    turns.delay_scale = 100.0  # the bots wait: the state stays mine while axe looks
+    try:
+        page.click("#start-btn")
+        page.wait_for_selector("#hand button[data-code]:not([disabled])")
+        page.wait_for_load_state("networkidle")
+        found = axe.violations(page)
+        # The journal and the scores scroll once long: the keyboard must reach them then
+        # (axe flags a scrolling box only while it scrolls).
+        for box in ("#log", "#scores"):
+            assert page.get_attribute(box, "tabindex") == "0", box
+    finally:
+        turns.delay_scale = previous
+    assert not found, axe.describe(found)
