@@ -96,3 +96,20 @@ def test_french_spacing_in_french_only() -> None:
     for key, text in EN.items():
         assert not re.search(f"[{NNBSP}{NBSP}][;:!?]", text), (key, text)
         assert not re.search(r"\w [;:!?]", text), (key, text)
+
+
+def test_the_server_pages_elide_and_name_computers_the_same_way() -> None:
+    """yanniv/french.py and webapp.i18n, on cases written out here (the client's rule twin)."""
+    from yanniv.profiles.texts import tr
+    from yanniv.webapp.i18n import player_name, translate
+
+    assert tr("fr", "profile.title", pseudo="Alice") == "Profil d'Alice"
+    assert tr("fr", "profile.title", pseudo="Yann") == "Profil de Yann"
+    assert tr("en", "profile.title", pseudo="Alice") == "Alice's profile"
+    assert translate("fr", "table.turn_of", name="Ordinateur (moyen)") == (
+        "C'est au tour d'Ordinateur (moyen).")
+    assert translate("fr", "home.room_of", host="8 ans") == "Salle de 8 ans"
+    assert player_name("en", "Ordinateur 2 (moyen)", True) == "Computer 2 (medium)"
+    assert player_name("en", "Ordinateur (difficile)", True) == "Computer (hard)"
+    assert player_name("fr", "Ordinateur 3 (facile)", True) == "Ordinateur 3 (facile)"
+    assert player_name("en", "Ordinateur (moyen)", False) == "Ordinateur (moyen)"  # a person

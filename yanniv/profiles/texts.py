@@ -6,6 +6,8 @@ the pages get the dictionary of the request's language as `tx`.
 
 from __future__ import annotations
 
+from yanniv.french import elide
+
 FR: dict[str, str] = {
     "board.title": "Classement",
     "board.intro": "Classement par niveau (openskill) : une partie suffit pour avoir un profil, "
@@ -164,6 +166,8 @@ def texts(lang: str) -> dict[str, str]:
 def tr(lang: str, key: str, **params: object) -> str:
     """One text with its `{name}` placeholders filled."""
     text = texts(lang).get(key, key)
+    if lang == "fr":
+        text = elide(text, params)
     for name, value in params.items():
         text = text.replace("{" + name + "}", str(value))
     return text

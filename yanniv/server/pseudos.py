@@ -38,6 +38,17 @@ def bot_name(level: str, number: int) -> str:
     return f"{BOT_WORD} ({level})" if number == 1 else f"{BOT_WORD} {number} ({level})"
 
 
+_BOT_NAME = regex.compile(rf"{BOT_WORD}(?: (\d+))? \((\w+)\)")
+
+
+def parse_bot_name(pseudo: str) -> tuple[str, int] | None:
+    """(level, number) of a name made by `bot_name`, None for any other pseudo."""
+    found = _BOT_NAME.fullmatch(pseudo)
+    if found is None:
+        return None
+    return found.group(2), int(found.group(1) or 1)
+
+
 def has_invisible(pseudo: str) -> bool:
     """Whether the pseudo holds a character that shows nothing (a zero-width space…)."""
     return _INVISIBLE.search(pseudo) is not None
