@@ -29,9 +29,10 @@ def _record_match(live_server: Any) -> None:
     match = FinishedMatch(
         room_code="AXECHK", seed="axe", started_at=t0, finished_at=t0 + timedelta(minutes=20),
         players=(FinishedPlayer(0, "Lisible", hash_secret("secret-of-lisible-0123")),
-                 FinishedPlayer(1, "Contraste", hash_secret("secret-of-contraste-01"))),
-        manches=(FinishedManche(1, False, 0, True, 0, (2, 17), (-5, 17)),),
-        totals=(-5, 17), ranking=(0, 1))
+                 FinishedPlayer(1, "Contraste", hash_secret("secret-of-contraste-01")),
+                 FinishedPlayer(2, "Ordinateur 2 (moyen)", None, is_bot=True)),
+        manches=(FinishedManche(1, False, 0, True, 0, (2, 17, 9), (-5, 17, 9)),),
+        totals=(-5, 17, 9), ranking=(0, 2, 1))
     with live_server.app.state.db.sessions.begin() as session:
         record_finished_match(session, match)
 
@@ -73,6 +74,15 @@ def test_pages_have_no_serious_accessibility_violation(pages: Any, live_server: 
             page.wait_for_selector("#public-rooms li")
         page.wait_for_load_state("networkidle")
         _check(page, f"{path} {size} {lang}", failures)
+        if path == "/profil/Lisible":
+            # The computer player of the match is named in the page's language.
+            bot = "Ordinateur 2 (moyen)" if lang == "fr" else "Computer 2 (medium)"
+            assert bot in page.inner_text("#last-matches")
+            page.click('#last-matches a[href^="/match/"]')
+            page.wait_for_selector("#match-sheet")
+            assert bot in page.inner_text("#match-ranking")
+            assert bot in page.inner_text("#match-sheet")
+            _check(page, f"match {size} {lang}", failures)
     assert not failures, "\n".join(failures)
 
 
@@ -111,6 +121,12 @@ def test_pages_fit_a_320_px_screen(pages: Any, live_server: Any, axe_ready: None
         assert page.evaluate("document.documentElement.scrollWidth") <= 320, path
         assert page.evaluate(WIDE_JS) == [], path
         _check(page, f"{path} 320 {lang}", failures)
+        if path == "/profil/Lisible":
+            page.click('#last-matches a[href^="/match/"]')
+            page.wait_for_selector("#match-sheet")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 320, "match"
+            assert page.evaluate(WIDE_JS) == [], "match"
+            _check(page, f"match 320 {lang}", failures)
     assert not failures, "\n".join(failures)
     page.goto(pages.base + "/regles")
     page.wait_for_load_state("networkidle")

@@ -285,7 +285,8 @@ def test_faces_speak_and_read_english(pages: Any) -> None:
         const el = m.cardFace(c);
         document.body.append(el);
         return [el.getAttribute('aria-label'), el.getAttribute('role'),
-                document.querySelector(el.querySelector('.index use.idx').getAttribute('href')).textContent,
+                document.querySelector(el.querySelector('.index use.idx').getAttribute('href'))
+                  .textContent,
                 el.querySelector('svg').getAttribute('aria-hidden')];
       });
     }""")
