@@ -89,11 +89,14 @@ def test_computer_players_are_named_in_the_pages_language() -> None:
 
 
 def test_french_spacing_in_french_only() -> None:
-    """French puts a non-breaking space before ; : ! ? and inside « »; English none."""
-    for key, text in FR.items():
+    """French puts a non-breaking space before ; : ! ? and inside « »; English none (the
+    client's texts and the profile pages')."""
+    from yanniv.profiles import texts
+
+    for key, text in {**FR, **texts.FR}.items():
         assert not re.search(r" [;:!?»]|« ", text), (key, text)
     assert FR["act.yanniv"] == f"YANNIV{NNBSP}!" and EN["act.yanniv"] == "YANNIV!"
-    for key, text in EN.items():
+    for key, text in {**EN, **texts.EN}.items():
         assert not re.search(f"[{NNBSP}{NBSP}][;:!?]", text), (key, text)
         assert not re.search(r"\w [;:!?]", text), (key, text)
 
