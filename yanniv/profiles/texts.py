@@ -14,6 +14,7 @@ FR: dict[str, str] = {
     "board.intro": "Classement par niveau (openskill) : une partie suffit pour avoir un profil, "
     "il en faut {min} pour apparaître au classement par niveau.",
     "board.sort": "Trier par",
+    "board.sort_label": "Trier par :",
     "board.sort.rating": "Niveau",
     "board.sort.wins": "Victoires",
     "board.sort.matches": "Parties jouées",
@@ -90,6 +91,7 @@ EN: dict[str, str] = {
     "board.intro": "Ranked by skill (openskill): one match makes a profile, {min} are needed to "
     "appear in the skill ranking.",
     "board.sort": "Sort by",
+    "board.sort_label": "Sort by:",
     "board.sort.rating": "Skill",
     "board.sort.wins": "Wins",
     "board.sort.matches": "Matches played",
