@@ -15,6 +15,11 @@ RESERVED_FR = ("Les pseudos commençant par « Ordinateur » sont réservés aux
                "ordinateur : choisissez-en un autre.")
 RESERVED_EN = ("Pseudos starting with “Ordinateur” are reserved for computer players: "
                "choose another one.")
+#: The English page names computers "Computer (medium)": that word is theirs too.
+RESERVED_COMPUTER = (
+    "Les pseudos commençant par « Computer » sont réservés aux joueurs ordinateur : "
+    "choisissez-en un autre.",
+    "Pseudos starting with “Computer” are reserved for computer players: choose another one.")
 CHARS_FR = "Le pseudo ne peut contenir ni caractère invisible ni caractère de contrôle."
 CHARS_EN = "The pseudo may not contain invisible or control characters."
 
@@ -44,7 +49,9 @@ BOT_LIKE = [
     "Ordïnateur 2 (moyen)",
     "Ordinateurs",
 ]
-NOT_BOT_LIKE = ["Ordi", "Ordinatrice", "Mon ordinateur", "L'ordinateur", "Computer"]
+COMPUTER_LIKE = ["Computer", "Computer (medium)", "computer 2 (EASY)", "C0mputer",
+                 "Cоmputer (hard)", "Computers"]  # the second: Cyrillic о
+NOT_BOT_LIKE = ["Ordi", "Ordinatrice", "Mon ordinateur", "L'ordinateur", "Compu", "My computer"]
 
 #: Looks like "Alice" (the host) but is not the same text case-insensitively.
 LOOK_ALIKES = [
@@ -92,6 +99,18 @@ def test_a_person_cannot_create_or_join_as_a_computer(client: TestClient, pseudo
     before = room(client, code)
     refused(client.post(f"/api/rooms/{code}/join", json={"pseudo": pseudo}),
             422, "pseudo_reserved", RESERVED_FR, RESERVED_EN)
+    assert room(client, code) == before
+
+
+@pytest.mark.parametrize("pseudo", COMPUTER_LIKE)
+def test_a_person_cannot_take_the_english_name_of_a_computer(client: TestClient,
+                                                            pseudo: str) -> None:
+    refused(client.post("/api/rooms", json={"pseudo": pseudo}), 422, "pseudo_reserved",
+            *RESERVED_COMPUTER)
+    code = client.post("/api/rooms", json={"pseudo": "Hôte"}).json()["code"]
+    before = room(client, code)
+    refused(client.post(f"/api/rooms/{code}/join", json={"pseudo": pseudo}),
+            422, "pseudo_reserved", *RESERVED_COMPUTER)
     assert room(client, code) == before
 
 

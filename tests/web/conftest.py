@@ -108,3 +108,12 @@ def pages(browser: Any, live_server: LiveServer) -> Iterator[Pages]:
     yield p
     p.close()
     assert not p.errors, f"JavaScript errors: {p.errors}"
+
+
+@pytest.fixture(scope="session")
+def axe_ready() -> None:
+    """axe-core is installed by `npm ci` (tests/web/axe.py); CI must have it."""
+    import axe
+
+    if not axe.available():
+        _root.skip_or_fail(f"axe-core is not installed ({axe.AXE_JS}): run `npm ci`")

@@ -37,6 +37,18 @@ def test_play_against_the_computer(pages: Any, live_server: Any) -> None:
         page.select_option("#set-first", "host")
         page.wait_for_function("() => document.querySelector('#set-first').value === 'host'")
         screenshot(page, "lobby-bots")
+        # In English the same seats read as computers in English (the server's pseudos are
+        # French; the client names a bot from its level and number).
+        page.context.add_cookies([{"name": "lang", "value": "en", "url": pages.base}])
+        page.reload()
+        page.wait_for_selector('#seats li[data-seat="3"]')
+        english = page.inner_text("#seats")
+        for name in ("Computer (medium)", "Computer 2 (medium)", "Computer (easy)"):
+            assert name in english, english
+        assert "Ordinateur" not in english and "Ordinateur" not in page.inner_text("#set-first")
+        page.context.add_cookies([{"name": "lang", "value": "fr", "url": pages.base}])
+        page.reload()
+        page.wait_for_selector('#seats li[data-seat="3"]')
         page.click("#start-btn")
         page.wait_for_selector("#hand [data-code]")
         assert page.inner_text("#opponents").count("ordinateur") == 3

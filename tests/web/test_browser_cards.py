@@ -29,7 +29,9 @@ FACE_JS = """(el) => {
   const uses = [...el.querySelectorAll('use')];
   return {
     svgs: svgs.length,
-    index: [...el.querySelectorAll('.index text')].map((t) => t.textContent),
+    index: [...el.querySelectorAll('.index use.idx')]
+      .map((u) => document.querySelector(u.getAttribute('href')).textContent),
+    text: el.textContent,
     pips: el.querySelectorAll('use.pip').length,
     figures: el.querySelectorAll('use.figure').length,
     power: el.querySelectorAll('.index use.power').length,
@@ -105,6 +107,8 @@ def _check_face(face: dict, code: str) -> None:
     rank, suit = code[0], code[1]
     assert face["svgs"] == 1, (code, face)
     assert face["index"] == [INDEX_FR[rank]] * 2, (code, face)  # top left and bottom right
+    # Drawn from the sprite: the card holds no text, its name is its aria-label alone.
+    assert face["text"] == "", (code, face)
     assert face["resolved"], (code, face)
     # The art is tinted by the suit: app.css's red (#b3261e) or black (#1d232a).
     assert face["colour"] == ("rgb(179, 38, 30)" if suit in "HD" else "rgb(29, 35, 42)"), face
@@ -283,7 +287,8 @@ def test_faces_speak_and_read_english(pages: Any) -> None:
         const el = m.cardFace(c);
         document.body.append(el);
         return [el.getAttribute('aria-label'), el.getAttribute('role'),
-                el.querySelector('.index text').textContent,
+                document.querySelector(el.querySelector('.index use.idx').getAttribute('href'))
+                  .textContent,
                 el.querySelector('svg').getAttribute('aria-hidden')];
       });
     }""")

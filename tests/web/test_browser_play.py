@@ -89,7 +89,7 @@ def test_full_manche_in_three_browsers(pages: Any, live_server: Any) -> None:
     players = [host, phone, third]
     for p in players:
         p.wait_for_selector("#hand [data-code]")
-    assert host.inner_text("#turn-line") == "À vous de jouer !"
+    assert host.inner_text("#turn-line") == "À vous de jouer\u202f!"  # French spacing
     screenshot(host, "table-desktop")
     screenshot(phone, "table-phone")
 

@@ -1,34 +1,38 @@
 """French (default) and English texts of the profile pages and API messages.
 
 Kept here rather than in web/i18n/*.json because those files belong to the web client work;
-the pages get the dictionary of the request's language as `tx`.
+the pages get the dictionary of the request's language as `tx`. French texts carry French
+spacing (a no-break space before : and inside « », a narrow one before ; ! ?).
 """
 
 from __future__ import annotations
 
+from yanniv.french import elide
+
 FR: dict[str, str] = {
     "board.title": "Classement",
-    "board.intro": "Classement par niveau (openskill) : une partie suffit pour avoir un profil, "
+    "board.intro": "Classement par niveau (openskill) : une partie suffit pour avoir un profil, "
     "il en faut {min} pour apparaître au classement par niveau.",
     "board.sort": "Trier par",
+    "board.sort_label": "Trier par :",
     "board.sort.rating": "Niveau",
     "board.sort.wins": "Victoires",
     "board.sort.matches": "Parties jouées",
     "board.pos": "#",
     "board.player": "Joueur",
     "board.rating": "Niveau",
-    "board.rating_help": "μ ± 3σ : niveau estimé et sa marge d'incertitude ; le classement "
+    "board.rating_help": "μ ± 3σ : niveau estimé et sa marge d'incertitude ; le classement "
     "trie par μ − 3σ (estimation prudente).",
     "board.played": "Parties",
     "board.won": "Victoires",
     "board.rate": "% victoires",
-    "board.empty": "Personne n'apparaît encore ici : terminez des parties pour entrer au "
+    "board.empty": "Personne n'apparaît encore ici : terminez des parties pour entrer au "
     "classement.",
     "board.prev": "← Précédente",
     "board.next": "Suivante →",
     "board.page": "Page {page} sur {pages}",
     "profile.title": "Profil de {pseudo}",
-    "profile.unknown": "Aucun profil ne porte ce pseudo : un pseudo devient un profil à la fin "
+    "profile.unknown": "Aucun profil ne porte ce pseudo : un pseudo devient un profil à la fin "
     "de sa première partie.",
     "profile.rating": "Niveau",
     "profile.position": "Place au classement",
@@ -50,10 +54,10 @@ FR: dict[str, str] = {
     "profile.password.title": "Mot de passe",
     "profile.password.help": "Protégez votre profil par un mot de passe pour le retrouver sur "
     "un autre appareil.",
-    "profile.password.has": "Un mot de passe protège ce profil ; vous pouvez le changer.",
+    "profile.password.has": "Un mot de passe protège ce profil ; vous pouvez le changer.",
     "profile.password.label": "Nouveau mot de passe (8 caractères au moins)",
     "profile.password.submit": "Enregistrer le mot de passe",
-    "profile.login.title": "C'est votre profil ?",
+    "profile.login.title": "C'est votre profil ?",
     "profile.login.help": "Connectez-vous avec son mot de passe pour jouer sous ce pseudo depuis "
     "cet appareil.",
     "profile.login.label": "Mot de passe",
@@ -70,16 +74,16 @@ FR: dict[str, str] = {
     "match.sheet": "Feuille de scores",
     "match.manche": "Manche",
     "match.tiebreak": "départage",
-    "match.legend": "Chaque case : score de la manche (points en main) puis total. ★ a gagné la "
-    "manche ; Y = a annoncé YANNIV (✓ réussi, ✗ raté).",
+    "match.legend": "Chaque case : score de la manche (points en main) puis total. ★ a gagné la "
+    "manche ; Y = a annoncé YANNIV (✓ réussi, ✗ raté).",
     "api.profile_not_found": "Aucun profil ne porte ce pseudo.",
     "api.match_not_found": "Cette partie n'existe pas.",
-    "api.not_owner": "Ce profil n'est pas à vous : seul le navigateur qui le détient peut "
+    "api.not_owner": "Ce profil n'est pas à vous : seul le navigateur qui le détient peut "
     "changer son mot de passe.",
     "api.password_set": "Mot de passe enregistré.",
     "api.login_failed": "Pseudo ou mot de passe incorrect.",
-    "api.login_throttled": "Trop d'essais : réessayez dans quelques minutes.",
-    "api.login_ok": "Connecté : ce navigateur peut maintenant jouer sous le pseudo {pseudo}.",
+    "api.login_throttled": "Trop d'essais : réessayez dans quelques minutes.",
+    "api.login_ok": "Connecté : ce navigateur peut maintenant jouer sous le pseudo {pseudo}.",
 }
 
 EN: dict[str, str] = {
@@ -87,6 +91,7 @@ EN: dict[str, str] = {
     "board.intro": "Ranked by skill (openskill): one match makes a profile, {min} are needed to "
     "appear in the skill ranking.",
     "board.sort": "Sort by",
+    "board.sort_label": "Sort by:",
     "board.sort.rating": "Skill",
     "board.sort.wins": "Wins",
     "board.sort.matches": "Matches played",
@@ -164,6 +169,8 @@ def texts(lang: str) -> dict[str, str]:
 def tr(lang: str, key: str, **params: object) -> str:
     """One text with its `{name}` placeholders filled."""
     text = texts(lang).get(key, key)
+    if lang == "fr":
+        text = elide(text, params)
     for name, value in params.items():
         text = text.replace("{" + name + "}", str(value))
     return text

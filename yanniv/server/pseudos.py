@@ -19,6 +19,10 @@ import regex
 
 #: The word every computer player's pseudo starts with (`bot_name`); people may not use it.
 BOT_WORD = "Ordinateur"
+#: The words a computer player's name starts with on screen: its French pseudo, and the
+#: English page's name for it (web/i18n/en.json `bot.name`, "Computer (medium)"). People may
+#: use neither, or an English reader could take a person for the machine.
+BOT_WORDS = (BOT_WORD, "Computer")
 
 #: Characters that draw nothing: Unicode's default-ignorable code points (zero-width space and
 #: joiners, soft hyphen, variation selectors, Hangul fillers…) and the blank Braille pattern.
@@ -32,6 +36,17 @@ def bot_name(level: str, number: int) -> str:
     """"Ordinateur (moyen)" for the first computer player of a level, then "Ordinateur 2
     (moyen)", …"""
     return f"{BOT_WORD} ({level})" if number == 1 else f"{BOT_WORD} {number} ({level})"
+
+
+_BOT_NAME = regex.compile(rf"{BOT_WORD}(?: (\d+))? \((\w+)\)")
+
+
+def parse_bot_name(pseudo: str) -> tuple[str, int] | None:
+    """(level, number) of a name made by `bot_name`, None for any other pseudo."""
+    found = _BOT_NAME.fullmatch(pseudo)
+    if found is None:
+        return None
+    return found.group(2), int(found.group(1) or 1)
 
 
 def has_invisible(pseudo: str) -> bool:
@@ -85,8 +100,16 @@ def confusable(a: str, b: str) -> bool:
     return not looks(a).isdisjoint(looks(b))
 
 
+def bot_word_of(pseudo: str) -> str | None:
+    """The word of `BOT_WORDS` that `pseudo` starts with (or a look-alike of it), whatever
+    follows ("Ordinateur 2 (moyen)", "ORDINATEUR", "0rdinateur-9", "Computer (easy)")."""
+    seen = looks(pseudo)
+    for bot_word in BOT_WORDS:
+        if any(look.startswith(word) for look in seen for word in looks(bot_word)):
+            return bot_word
+    return None
+
+
 def is_bot_name(pseudo: str) -> bool:
-    """Whether `pseudo` reads as a computer player's: it starts with (a look-alike of)
-    `BOT_WORD`, whatever follows ("Ordinateur 2 (moyen)", "ORDINATEUR", "0rdinateur-9")."""
-    words = looks(BOT_WORD)
-    return any(look.startswith(word) for look in looks(pseudo) for word in words)
+    """Whether `pseudo` reads as a computer player's name (`bot_word_of`)."""
+    return bot_word_of(pseudo) is not None

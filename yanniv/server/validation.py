@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from yanniv.server.errors import game_error
-from yanniv.server.pseudos import BOT_WORD, has_invisible, is_bot_name
+from yanniv.server.pseudos import bot_word_of, has_invisible
 
 PSEUDO_MAX = 20
 
@@ -18,6 +18,7 @@ def clean_pseudo(raw: object) -> str:
         raise game_error("pseudo_length")
     if not pseudo.isprintable() or has_invisible(pseudo):
         raise game_error("pseudo_chars")
-    if is_bot_name(pseudo):
-        raise game_error("pseudo_reserved", BOT_WORD)
+    reserved = bot_word_of(pseudo)
+    if reserved is not None:
+        raise game_error("pseudo_reserved", reserved)
     return pseudo

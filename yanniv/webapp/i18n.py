@@ -13,6 +13,9 @@ from typing import Any
 
 from jinja2 import pass_context
 
+from yanniv import french
+from yanniv.server.pseudos import parse_bot_name
+
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 LANGS = ("fr", "en")
 DEFAULT_LANG = "fr"
@@ -39,6 +42,8 @@ def lang_of(request: Any) -> str:
 
 def translate(lang: str, key: str, **params: Any) -> str:
     text = strings(lang).get(key, key)
+    if params and lang == "fr":
+        text = french.elide(text, params)
     if params:
         for name, value in params.items():
             text = text.replace("{" + name + "}", str(value))
@@ -69,8 +74,28 @@ def current_lang(ctx: Any) -> str:
     return _ctx_lang(ctx)
 
 
+def player_name(lang: str, pseudo: str, is_bot: bool) -> str:
+    """A computer player named in `lang` from its French pseudo (« Ordinateur 2 (moyen) »,
+    "Computer 2 (medium)"), as the browser client names it; a person keeps their pseudo."""
+    parsed = parse_bot_name(pseudo) if is_bot else None
+    if parsed is None:
+        return pseudo
+    level, number = parsed
+    name = translate(lang, f"bot.level.{level}")
+    if number == 1:
+        return translate(lang, "bot.name", level=name)
+    return translate(lang, "bot.name_n", n=number, level=name)
+
+
+@pass_context
+def player_name_of(ctx: Any, player: Any) -> str:
+    """Jinja global: `player_name` of an object with `pseudo` and `is_bot`."""
+    return player_name(_ctx_lang(ctx), player.pseudo, bool(getattr(player, "is_bot", False)))
+
+
 def install(env: Any) -> None:
-    """Add `t`, `client_strings` and `current_lang` to a Jinja environment."""
+    """Add `t`, `client_strings`, `current_lang` and `player_name` to a Jinja environment."""
     env.globals["t"] = t
+    env.globals["player_name"] = player_name_of
     env.globals["client_strings"] = client_strings
     env.globals["current_lang"] = current_lang

@@ -52,12 +52,11 @@ const FIGURES = {
     line('M67 68V27', DARK, 2.2), svg('circle', { cx: 67, cy: 24, r: 3.2, fill: GOLD, stroke: DARK, 'stroke-width': 0.6 }), hand(67, 57)],
 };
 
-let ready = false;
+let defs = null;
 /** Put the shared shapes in the page once (hidden; faces refer to them by id). */
 function ensureDefs() {
-  if (ready) return;
-  ready = true;
-  const defs = svg('defs', null,
+  if (defs) return;
+  defs = svg('defs', null,
     Object.entries(SUITS).map(([s, d]) => svg('g', { id: `y-${s}` }, [d].flat().map((x) => p(x)))),
     p(STAR, GOLD, { id: 'y-pw', stroke: DARK, 'stroke-width': 0.9, 'stroke-linejoin': 'round' }),
     Object.entries(FIGURES).map(([r, draw]) => svg('g', { id: `y-${r}` }, draw())),
@@ -68,6 +67,20 @@ function ensureDefs() {
       svg('ellipse', { cx: 50, cy: 70, rx: 21, ry: 29, fill: '#1b326b', stroke: '#f2c94c', 'stroke-width': 2.5 }),
       svg('text', { x: 50, y: 81, 'text-anchor': 'middle', 'font-size': 32, 'font-weight': 800, fill: '#f2c94c' }, 'Y')));
   document.body.append(svg('svg', { class: 'sprite', 'aria-hidden': 'true', focusable: 'false' }, defs));
+}
+
+// The corner index is drawn from the hidden sprite too (`#y-i-<index>`), so that a card holds no
+// text of its own: its name is its aria-label alone ("Roi de pique"), and what is drawn ("R",
+// twice) is not read as a visible label that the name must contain (WCAG 2.5.3).
+const indexes = new Set();
+function indexId(index) {
+  const id = `y-i-${index}`;
+  if (!indexes.has(id)) {
+    indexes.add(id);
+    defs.append(svg('text', { id, 'text-anchor': 'middle', 'font-size': 31, 'font-weight': 800, fill: 'currentColor',
+      textLength: index.length > 1 ? 24 : undefined, lengthAdjust: 'spacingAndGlyphs' }, index));
+  }
+  return id;
 }
 
 const use = (id, transform, cls) => svg('use', { href: `#y-${id}`, transform, class: cls });
@@ -109,7 +122,7 @@ const drawn = new Map();
 
 function drawFace(rank, suit, index, power) {
   const corner = (turn) => svg('g', { class: 'index', transform: turn ? 'rotate(180 50 70)' : undefined },
-    svg('text', { x: 13, y: 29, 'text-anchor': 'middle', textLength: index.length > 1 ? 24 : undefined, lengthAdjust: 'spacingAndGlyphs' }, index),
+    svg('use', { href: `#${indexId(index)}`, x: 13, y: 29, class: 'idx' }),
     use(suit, 'translate(13 41) scale(.8)'),
     power ? use('pw', 'translate(13 58) scale(1.3)', 'power') : null);
   let middle;

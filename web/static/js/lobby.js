@@ -2,7 +2,7 @@
 // settings (read-only for others), start button. The game's own settings, its seat count and
 // its computer players come from `GET /api/games` (the game's settings schema), never from
 // copies here.
-import { lang, t } from './i18n.js';
+import { lang, t, playerName } from './i18n.js';
 import { h, replace, toast } from './dom.js';
 import { icon } from './icons.js';
 import { presenceBadge } from './table/common.js';
@@ -79,13 +79,13 @@ export function renderLobby(ctx) {
       continue;
     }
     seatRows.push(h('li', { dataset: { seat: String(i) } },
-      h('strong', null, seat.pseudo),
+      h('strong', null, playerName(seat)),
       seat.seat === ctx.me ? h('span', { class: 'badge' }, t('lobby.you')) : null,
       seat.is_host ? h('span', { class: 'badge host' }, t('lobby.host')) : null,
       seat.is_bot ? h('span', { class: 'badge' }, icon('bot'), ' ', t('lobby.bot')) : null,
       seat.is_bot ? null : presenceBadge(ctx, seat),
       isHost && seat.seat !== ctx.me ? h('button', { type: 'button', class: 'danger', 'data-focus': `kick-${i}`,
-        'aria-label': t('lobby.remove', { name: seat.pseudo }), onclick: () => ctx.removeSeat(i) }, t('lobby.remove_short')) : null));
+        'aria-label': t('lobby.remove', { name: playerName(seat) }), onclick: () => ctx.removeSeat(i) }, t('lobby.remove_short')) : null));
   }
 
   const form = h('form', { class: 'settings-form', id: 'settings-form', onsubmit: (e) => e.preventDefault() },
@@ -94,7 +94,7 @@ export function renderLobby(ctx) {
       check('set-public', t('lobby.public'), !!s.public, ro, (e) => patch({ public: e.target.checked })),
       ...gameFields(game, s, ro, patch),
       field(t('lobby.first_player'), select('set-first', [['random', t('lobby.first_random')], ['host', t('lobby.first_host')],
-        ...taken.map((x) => [x.seat, x.pseudo])], firstValue, ro,
+        ...taken.map((x) => [x.seat, playerName(x)])], firstValue, ro,
       (e) => patch({ first_player: ['random', 'host'].includes(e.target.value) ? e.target.value : Number(e.target.value) })), 'set-first'),
       check('set-known', t('lobby.show_known'), !!s.show_known_cards, ro, (e) => patch({ show_known_cards: e.target.checked })),
       check('set-log', t('lobby.log_visible'), !!s.log_visible, ro, (e) => patch({ log_visible: e.target.checked })),

@@ -1,5 +1,5 @@
 // Helpers shared by the table components: legal actions, seat names, hints.
-import { t } from '../i18n.js';
+import { t, playerName } from '../i18n.js';
 import { h } from '../dom.js';
 import { rankOf, suitOf, colourOf, rankName } from '../cards.js';
 
@@ -16,7 +16,7 @@ export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return '';
   if (ctx.me === seat) return t('table.you');
   const info = ctx.room && Array.isArray(ctx.room.seats) ? ctx.room.seats.find((s) => s.seat === seat) : null;
-  return info && info.pseudo ? info.pseudo : t('table.seat', { n: seat + 1 });
+  return info && info.pseudo ? playerName(info) : t('table.seat', { n: seat + 1 });
 }
 
 /** A seat's presence badge: online, disconnected, or unknown while our own socket is down
@@ -27,10 +27,10 @@ export function presenceBadge(ctx, info) {
   return h('span', { class: `badge ${connected ? 'ok' : 'off'}` }, connected ? t('table.online') : t('table.offline'));
 }
 
-/** Raw pseudo (for "C'est au tour de X" even when X is me). */
+/** The seat's name, never « Vous » (for "C'est au tour de X" even when X is me). */
 export function pseudoOf(room, seat) {
   const info = room && Array.isArray(room.seats) ? room.seats.find((s) => s.seat === seat) : null;
-  return info && info.pseudo ? info.pseudo : t('table.seat', { n: seat + 1 });
+  return info && info.pseudo ? playerName(info) : t('table.seat', { n: seat + 1 });
 }
 
 function isRun(codes) {

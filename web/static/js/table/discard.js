@@ -10,7 +10,8 @@ export function renderPile(ctx) {
   const { view } = ctx.state;
   const el = document.getElementById('pile');
   const draw = view.pending && view.pending.kind === 'draw' ? legalOf(view, 'DrawPile')[0] : undefined;
-  const label = `${t('table.pile')} : ${tn('table.cards', view.pile_count)}${draw ? ` — ${t('table.click_to_draw')}` : ''}`;
+  const label = t('table.pile_label', { pile: t('table.pile'), cards: tn('table.cards', view.pile_count) })
+    + (draw ? ` — ${t('table.click_to_draw')}` : '');
   const known = Array.isArray(view.pile_known) && view.pile_known.length
     ? h('p', { class: 'small' }, t('table.pile_known', { cards: view.pile_known.map(cardLabel).join(' ') }))
     : null;

@@ -70,7 +70,7 @@ export function renderHand(ctx) {
       disabled: !canCall || ctx.busy,
       title: canCall ? t('table.yanniv_ok') : t('table.yanniv_no'),
       onclick: () => canCall && ctx.act({ type: 'CallYanniv' }),
-    }, 'YANNIV !'));
+    }, t('act.yanniv')));
   }
   replace(actionsEl, buttons);
 }

@@ -32,7 +32,7 @@ export function renderOpponents(ctx) {
         h('span', { class: 'name' }, pseudoOf(room, p.seat)),
         info && info.is_bot ? h('span', { class: 'badge' }, icon('bot'), ' ', t('lobby.bot')) : null,
         presenceBadge(ctx, info),
-        p.called_yanniv ? h('span', { class: 'badge host' }, 'YANNIV !') : null),
+        p.called_yanniv ? h('span', { class: 'badge host' }, t('act.yanniv')) : null),
       h('div', { class: 'mini-backs', 'aria-hidden': 'true' }, backs),
       h('div', { class: 'meta' },
         h('span', { class: 'count' }, tn('table.cards', p.card_count)),

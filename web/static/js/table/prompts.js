@@ -155,8 +155,14 @@ const prompts = {
 function waitingText(ctx, p) {
   const name = pseudoOf(ctx.state.room, p.seat);
   const other = p.other !== null && p.other !== undefined ? seatName(ctx, p.other) : '';
+  const params = { name, other, rank: p.rank ? t(`rank.a.${p.rank}`) : '' };
+  // To me: « à vous donner », not « à donner à Vous ».
+  if (p.other === ctx.me && ctx.me !== null && ctx.me !== undefined) {
+    const mine = t(`wait.${p.kind}.you`, params);
+    if (mine !== `wait.${p.kind}.you`) return mine;
+  }
   const key = `wait.${p.kind}`;
-  const text = t(key, { name, other, rank: p.rank ? t(`rank.a.${p.rank}`) : '' });
+  const text = t(key, params);
   return text === key ? t('wait.other', { name }) : text;
 }
 
