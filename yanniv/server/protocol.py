@@ -57,6 +57,9 @@ class RoomSummary(BaseModel):
     seats: list[SeatSummary]
     #: `RoomSettings` and the room's game's own settings, flat (the schema says which).
     settings: dict[str, Any]
+    #: The room's game's numbers under its settings (`Game.limits`: YANNIV's call limit,
+    #: winner's score…), so a client writes its texts without copies of the rules.
+    limits: dict[str, Any]
     your_seat: int | None
 
 

@@ -86,8 +86,8 @@ _REFINED: dict[tuple[str, str], dict[str, Any]] = {
     ("StateOut", "room"): _ref("RoomSummary"),
     ("RoomSummary", "settings"): _ref("RoomSettings"),
     ("GameOut", "settings"): {"$ref": DIALECT},
-    ("GameOut", "limits"): {"type": "object", "properties": {}, "additionalProperties": {
-        "anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]}},
+    ("RoomSummary", "limits"): _ref("GameLimits"),
+    ("GameOut", "limits"): _ref("GameLimits"),
     ("StateOut", "view"): _nullable(_ref("MatchView")),
     ("StateOut", "events"): {"type": "array", "items": _ref("Event")},
     ("PresenceOut", "seats"): {"type": "array", "items": _ref("PresenceSeat")},
@@ -166,6 +166,13 @@ def _model_defs(game: Game) -> dict[str, Any]:
                 "if the room changed since. Optional (without it the change always applies).")},
         },
         "additionalProperties": False,
+    }
+    defs["GameLimits"] = {
+        "type": "object",
+        "description": "A game's numbers (`Game.limits`): integers or lists of integers.",
+        "properties": {},
+        "additionalProperties": {
+            "anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]},
     }
     defs["PresenceSeat"] = {
         "type": "object",

@@ -110,7 +110,7 @@ class Room:
     #: The game this room plays (`settings` names it); views go through its encoder.
     game: Game = field(default_factory=lambda: get_game(DEFAULT_GAME))
     encoder: Any = None
-    _settings_cache: tuple[RoomSettings, dict[str, Any]] | None = None
+    _settings_cache: tuple[RoomSettings, dict[str, Any], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         if self.encoder is None:
@@ -118,10 +118,18 @@ class Room:
 
     def settings_data(self) -> dict[str, Any]:
         """`settings` as JSON-ready data, dumped once per change of settings (read-only)."""
+        return self._settings_cached()[1]
+
+    def limits_data(self) -> dict[str, Any]:
+        """The game's numbers under these settings (`Game.limits`), for the client's texts."""
+        return self._settings_cached()[2]
+
+    def _settings_cached(self) -> tuple[RoomSettings, dict[str, Any], dict[str, Any]]:
         cached = self._settings_cache
         if cached is None or cached[0] is not self.settings:
-            cached = self._settings_cache = (self.settings, self.settings.model_dump())
-        return cached[1]
+            cached = self._settings_cache = (self.settings, self.settings.model_dump(),
+                                             self.game.limits(self.settings))
+        return cached
 
     # ------------------------------------------------------------ seats
 
@@ -173,6 +181,7 @@ class Room:
                 for s in self.seats
             ],
             "settings": self.settings_data(),
+            "limits": self.limits_data(),
             "your_seat": your_seat,
         }
 

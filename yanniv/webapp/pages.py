@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from yanniv.games import DEFAULT_GAME, GAMES
 from yanniv.server.codes import is_code, normalize_code
 from yanniv.server.validation import PSEUDO_MAX
 from yanniv.webapp import i18n
@@ -72,7 +73,13 @@ def room(request: Request, code: str) -> Response:
         return not_found_page(request)
     if canonical != code:
         return RedirectResponse(f"/r/{canonical}", status_code=301)
-    return render(request, "room.html", {"page": "room", "code": canonical})
+    # The page's rules summary is YANNIV's, with its numbers from the game (not copies).
+    game = GAMES[DEFAULT_GAME]
+    limits = game.limits(game.default_settings())
+    return render(request, "room.html", {
+        "page": "room", "code": canonical, "call_limit": limits["call_limit"],
+        "winner_bonus": str(limits["winner_bonus"]).replace("-", "−"),
+    })
 
 
 @router.get("/regles", response_class=HTMLResponse)

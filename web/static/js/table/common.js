@@ -27,6 +27,14 @@ export function presenceBadge(ctx, info) {
   return h('span', { class: `badge ${connected ? 'ok' : 'off'}` }, connected ? t('table.online') : t('table.offline'));
 }
 
+/** Numbers of the room's rules for texts: `limit` (YANNIV's call limit) and `bonus` (the
+ * winner's score, with a real minus sign), from the room summary's `limits`. */
+export function rulesText(room) {
+  const limits = (room && room.limits) || {};
+  const bonus = limits.winner_bonus;
+  return { limit: limits.call_limit, bonus: typeof bonus === 'number' ? String(bonus).replace('-', '−') : bonus };
+}
+
 /** The seat's name, never « Vous » (for "C'est au tour de X" even when X is me). */
 export function pseudoOf(room, seat) {
   const info = room && Array.isArray(room.seats) ? room.seats.find((s) => s.seat === seat) : null;

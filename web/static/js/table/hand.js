@@ -2,7 +2,7 @@
 import { t, tn } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { cardFace, sortCodes } from '../cards.js';
-import { findPlay, has, whyNot, legalOf } from './common.js';
+import { findPlay, has, whyNot, legalOf, rulesText } from './common.js';
 
 let previous = null;
 // What the cards and the buttons last showed: they are rebuilt only when it changes, so an
@@ -68,7 +68,7 @@ export function renderHand(ctx) {
     buttons.push(h('button', {
       type: 'button', class: 'big yanniv-btn', id: 'yanniv-btn', 'data-focus': 'yanniv',
       disabled: !canCall || ctx.busy,
-      title: canCall ? t('table.yanniv_ok') : t('table.yanniv_no'),
+      title: t(canCall ? 'table.yanniv_ok' : 'table.yanniv_no', rulesText(ctx.state.room)),
       onclick: () => canCall && ctx.act({ type: 'CallYanniv' }),
     }, t('act.yanniv')));
   }

@@ -2,7 +2,7 @@
 import { t } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { cardLabel } from '../cards.js';
-import { pseudoOf } from './common.js';
+import { pseudoOf, rulesText } from './common.js';
 
 const rankA = (r) => t(`rank.a.${r}`);
 const LINES = 100;
@@ -16,7 +16,7 @@ export function describeEvent(ev, room) {
     case 'Misdeal': return t('log.misdeal', { name: n(ev.seat) });
     case 'Played': return t(ev.at_once ? 'log.played_at_once' : 'log.played', { name: n(ev.seat), cards: ev.cards.map(cardLabel).join(' ') });
     case 'YannivCalled': return t('log.yanniv', { name: n(ev.seat) });
-    case 'YannivChecked': return t(ev.holds ? 'log.yanniv_holds' : 'log.yanniv_fails', { name: n(ev.seat) });
+    case 'YannivChecked': return t(ev.holds ? 'log.yanniv_holds' : 'log.yanniv_fails', { name: n(ev.seat), ...rulesText(room) });
     case 'Drew':
       if (ev.source === 'discard') return t('log.took', { name: n(ev.seat), card: card(ev.card) || '?' });
       return t(ev.without_playing ? 'log.drew_without' : 'log.drew', { name: n(ev.seat) }) + (ev.card ? ` (${card(ev.card)})` : '');

@@ -3,7 +3,7 @@ import { t, tn } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { cardFace } from '../cards.js';
 import { icon } from '../icons.js';
-import { pseudoOf } from './common.js';
+import { pseudoOf, rulesText } from './common.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -12,7 +12,7 @@ function mancheResult(ctx, r) {
   const seats = r.participants && r.participants.length ? r.participants : r.hands.map((_, i) => i);
   const title = r.tiebreak ? t('result.tiebreak_title', { n: r.manche }) : t('result.title', { n: r.manche });
   let verdict;
-  if (r.winner !== null && r.winner !== undefined) verdict = t('result.winner', { name: pseudoOf(room, r.winner) });
+  if (r.winner !== null && r.winner !== undefined) verdict = t('result.winner', { name: pseudoOf(room, r.winner), ...rulesText(room) });
   else verdict = t('result.tied');
   return [
     h('h2', null, title),
