@@ -20,6 +20,7 @@ from yanniv.engine import (
     apply,
     legal_actions,
     new_match,
+    view,
 )
 from yanniv.engine.cards import JACK, KING, QUEEN
 from yanniv.engine.events import PowerSkipped, TurnStarted
@@ -118,6 +119,7 @@ def test_mandatory_queen_must_draw() -> None:
     s = rigged(["QH KS", "AC 2S"], discard=[(1, "3C")], pile="3D 9C")
     s, _ = run(s, P("QH"))
     assert legal_actions(s) == (UseQueen(),)
+    assert view(s, 0).takeable == ()  # nothing on the discard to offer
     assert _refused(s, DrawPile()) == "power_mandatory"
     assert _refused(s, TakeDiscard(C("3C"))) == "power_mandatory"
 
