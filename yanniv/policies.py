@@ -62,6 +62,9 @@ def greedy(v: MatchView) -> Action:
             return _CALL
         plays = [a for a in legal if type(a) is Play]
         if plays:
+            if v.rules.mandatory_powers:
+                back = _jack_take_back(v)
+                return max(plays, key=lambda a: _net(a, back))
             return max(plays, key=_heaviest)
         return _draw(legal)
     if kind == "draw":
@@ -106,6 +109,29 @@ def _heaviest(play: Play) -> tuple[int, int]:
         if len(_PLAY_KEYS) < 4096:  # well-formed plays are a few hundred
             _PLAY_KEYS[play] = key
     return key
+
+
+def _jack_take_back(v: MatchView) -> int | None:
+    """Points of the lightest card a Jack played now would have to take back (mandatory
+    powers), from the newest non-empty packets within its reach; None if there is none."""
+    found: list[int] = []
+    packets = 0
+    for packet in reversed(v.discard):
+        if packets == v.rules.jack_reach:
+            break
+        if packet.cards:
+            found.extend(c.value for c in packet.cards)
+            packets += 1
+    return min(found) if found else None
+
+
+def _net(play: Play, back: int | None) -> tuple[int, int]:
+    """`_heaviest`, minus what a mandatory Jack brings back: without it two greedy players
+    could play a Jack and take the other's back forever."""
+    points, size = _heaviest(play)
+    if back is not None and any(c.rank == JACK for c in play.cards):
+        points -= back
+    return points, size
 
 
 def _draw(legal: tuple[Action, ...]) -> Action:

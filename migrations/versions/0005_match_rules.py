@@ -26,7 +26,7 @@ depends_on = None
 # `yanniv.engine.ruleset.LEGACY_YANNIV.to_dict()` writes it.
 _LEGACY_VERSION = "yanniv-1"
 _LEGACY_RULES = {"mandatory_powers": False, "play_taken_discard": False,
-                 "last_lap_each_once": False}
+                 "last_lap_each_once": False, "decline_each_use": False}
 
 _matches = sa.table(
     "room_matches",

@@ -20,6 +20,7 @@ from yanniv.engine import (
     apply,
     legal_actions,
     new_match,
+    view,
 )
 from yanniv.engine.cards import JACK, KING, QUEEN
 from yanniv.engine.events import PowerSkipped, TurnStarted
@@ -118,6 +119,7 @@ def test_mandatory_queen_must_draw() -> None:
     s = rigged(["QH KS", "AC 2S"], discard=[(1, "3C")], pile="3D 9C")
     s, _ = run(s, P("QH"))
     assert legal_actions(s) == (UseQueen(),)
+    assert view(s, 0).takeable == ()  # nothing on the discard to offer
     assert _refused(s, DrawPile()) == "power_mandatory"
     assert _refused(s, TakeDiscard(C("3C"))) == "power_mandatory"
 
@@ -241,3 +243,14 @@ def test_manche_ended_carries_the_participants_of_a_tiebreak() -> None:
     ended = of_type(events, MancheEnded)[0]
     assert ended.tiebreak and ended.participants == (0, 1)
     assert [e.seat for e in of_type(events, TurnStarted)] == [1]
+
+
+def test_rigging_a_turn_at_its_king_decision() -> None:
+    from yanniv.engine.state import Pending
+
+    s = rigged(["TS 9S", "AC 2S"], played="KH", pending=Pending(kind="king", seat=0, remaining=1))
+    assert Skip() not in legal_actions(s)
+    s, _ = run(s, KingSwap(C("TS"), 1))
+    assert s.turn == 1 and len(s.hands[0]) == 2
+    with pytest.raises(ValueError):
+        rigged(["TS 9S", "AC 2S"], played="8H")  # an 8 has no draw step

@@ -24,6 +24,7 @@ from scripts.legacy_replay_fixture import state_digest
 from yanniv.db.migrate import upgrade
 from yanniv.db.session import Database
 from yanniv.engine import MatchConfig, apply, start_match
+from yanniv.engine.ruleset import LEGACY_YANNIV
 from yanniv.games import get_game
 
 FIXTURE = json.loads(
@@ -106,7 +107,6 @@ def test_a_match_stored_before_the_migration_replays_identically(
         actions = conn.execute(text("SELECT count(*) FROM room_actions")).scalar_one()
     config = json.loads(config) if isinstance(config, str) else config
     assert (game, version) == ("yanniv", "yanniv-1")
-    assert config["rules"] == {"mandatory_powers": False, "play_taken_discard": False,
-                               "last_lap_each_once": False}
+    assert config["rules"] == LEGACY_YANNIV.to_dict()
     # Adding the columns kept every dependent row (no table rebuilt, no cascade).
     assert seats == match["seats"] and actions == cut

@@ -11,7 +11,8 @@ first one. The rules come from the world's `Ruleset` (the match's): the YANNIV l
 winner's bonus, the Jack's reach, mandatory powers (a Jack always takes back, a Queen always
 draws; a 4 that would not pay asks a rank the target lacks, which the policy models as no
 exchange; a King always swaps anyway), a card taken from the previous packet put down at
-once, and the last lap played by every other seat once.
+once, and the last lap played by every other seat once. Which ranks carry a power is YANNIV's
+(`POWER`, a table by card key for speed), whatever the ruleset's `power_ranks`.
 """
 
 from __future__ import annotations

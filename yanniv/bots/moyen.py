@@ -231,9 +231,10 @@ def power_value(
     elif rank == JACK:
         expected = draw_weight(v, sit, after, takeable + _jack_cards(v), cards)
     elif rank == QUEEN:
-        normal = draw_weight(v, sit, after, takeable, cards)
         pool_weights = [outcome(sit, with_card(after, c)) for c in sit.pool[:40]]
-        expected = min(normal, expected_min(pool_weights, count + 1))
+        expected = expected_min(pool_weights, count + 1)
+        if not v.rules.mandatory_powers:  # the normal draw stays possible
+            expected = min(draw_weight(v, sit, after, takeable, cards), expected)
     else:
         expected = draw_weight(v, sit, after, takeable, cards)
     score = -expected
@@ -248,7 +249,8 @@ def power_value(
         if prev is not None and prev.seat != nxt.seat:
             score += NINE * (_near(nxt) - _near(prev))
     elif rank == KING and after:
-        score += count * max(0.0, _king_gain(sit, after)[0])
+        gain = _king_gain(sit, after)[0]  # a mandatory swap counts even when it costs
+        score += count * (gain if v.rules.mandatory_powers else max(0.0, gain))
     # A 4 gets no bonus outside the last lap: what it may bring back is uncertain, and the
     # bonus (0.6 per point of the heaviest card kept above 3) made 4s go before heavier
     # cards (measured vs facile, 2000 matches: 0.0 over 0.6, -0.09 and -0.13 pt per manche,

@@ -2,8 +2,8 @@
 
 Legality itself is decided by membership in `legal_actions`; this module only finds the most
 helpful reason to give the player, from the same predicates `legal_actions` is built from
-(`play_refusal`, `call_refusal`, `mandatory_power`, `legal_plays`): each rule has one source,
-and only the words live here.
+(`play_refusal`, `call_refusal`, `take_refusal`, `mandatory_power`, `legal_plays`): each
+rule has one source, and only the words live here.
 """
 
 from __future__ import annotations
@@ -24,7 +24,13 @@ from yanniv.engine.actions import (
 )
 from yanniv.engine.cards import JACK, QUEEN, RANK_NAMES_FR
 from yanniv.engine.errors import IllegalActionError
-from yanniv.engine.legal import call_refusal, legal_plays, mandatory_power, play_refusal
+from yanniv.engine.legal import (
+    call_refusal,
+    legal_plays,
+    mandatory_power,
+    play_refusal,
+    take_refusal,
+)
 from yanniv.engine.state import MatchState
 
 _RANK_NAMES_EN = {4: "4", 11: "Jack", 12: "Queen", 13: "King"}
@@ -153,7 +159,7 @@ def explain(state: MatchState, action: Action) -> IllegalActionError:
             "Play (or call YANNIV) before drawing.",
         )
     if isinstance(action, TakeDiscard):
-        if action.card.rank in state.config.rules.power_ranks:
+        if take_refusal(state, action.card) == "power_not_takeable":
             return _err(
                 "power_not_takeable",
                 "Une carte pouvoir ne se reprend pas dans la défausse (sauf avec un Valet).",

@@ -130,6 +130,15 @@ def _non_power(cards: tuple[Card, ...], powers: frozenset[int]) -> tuple[Card, .
     return tuple([c for c in cards if c.rank not in powers])
 
 
+def take_refusal(state: MatchState, card: Card) -> str:
+    """Why `card` may not be taken from the discard (asked only of a take that is not among
+    the draw options): a power card of the previous packet, or a card out of reach."""
+    previous = () if state.prev_packet is None else state.discard[state.prev_packet].cards
+    if card in previous and card.rank in state.config.rules.power_ranks:
+        return "power_not_takeable"
+    return "not_takeable"
+
+
 def mandatory_power(state: MatchState) -> int | None:
     """The power rank that must be used at the pending decision, leaving no way to decline
     it (no Skip, no plain draw): only with `rules.mandatory_powers`, and only when the power
@@ -166,6 +175,8 @@ def takeable_cards(state: MatchState) -> tuple[Card, ...]:
     pending = state.pending
     if pending is None or pending.kind not in ("turn", "draw"):
         return ()
+    if pending.kind == "draw" and state.turn_power == QUEEN and mandatory_power(state):
+        return ()  # the Queen's draw is the only draw
     if pending.kind == "draw" and state.turn_power == JACK:
         return tuple(card for cards in discard_takeable(state).values() for card in cards)
     return previous_takeable(state)
@@ -190,6 +201,8 @@ def discard_takeable(state: MatchState) -> dict[int, tuple[Card, ...]]:
     pending = state.pending
     if pending is None or pending.kind not in ("turn", "draw"):
         return {}
+    if pending.kind == "draw" and state.turn_power == QUEEN and mandatory_power(state):
+        return {}  # the Queen's draw is the only draw
     result: dict[int, tuple[Card, ...]] = {}
     if state.prev_packet is not None:
         result[state.prev_packet] = previous_takeable(state)

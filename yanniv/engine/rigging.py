@@ -94,6 +94,8 @@ def rigged(
         )
         sixes = {c.colour for c in play if c.rank == 6}
         s.turn_six_colour = sixes.pop() if s.turn_power == 6 and len(sixes) == 1 else None
+        if s.turn_power == 8 and pending is None:
+            raise ValueError("an 8 skips the draw: say which decision is pending")
     s.turn = turn
     s.direction = direction  # type: ignore[assignment]
     s.turn_constraint = constraint
