@@ -20,8 +20,8 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
     ),
     "pseudo_length": (
         422,
-        "Le pseudo doit faire entre 1 et 20 caractères.",
-        "The pseudo must be 1 to 20 characters long.",
+        "Le pseudo doit faire entre 1 et {detail} caractères.",
+        "The pseudo must be 1 to {detail} characters long.",
     ),
     "pseudo_chars": (
         422,

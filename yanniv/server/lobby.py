@@ -28,7 +28,8 @@ from yanniv.server.idle import IdleRooms
 from yanniv.server.play import Play
 from yanniv.server.protocol import ErrorOut, RoomSettings, outgoing
 from yanniv.server.pseudos import confusable
-from yanniv.server.room import LiveMatch, Room, Seat, new_bot_seat, new_seat
+from yanniv.server.room import LiveMatch, Room
+from yanniv.server.seat import Seat, new_bot_seat, new_seat
 from yanniv.server.store import RoomStore
 from yanniv.server.tokens import new_token
 from yanniv.server.validation import MAX_SEATS, clean_pseudo, patched_settings

@@ -13,10 +13,9 @@ from typing import Any
 
 from jinja2 import pass_context
 
+from yanniv.lang import DEFAULT_LANG, LANGS, lang_of
+
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
-LANGS = ("fr", "en")
-DEFAULT_LANG = "fr"
-COOKIE = "lang"
 
 
 @cache
@@ -27,14 +26,6 @@ def strings(lang: str) -> dict[str, str]:
         # Any text missing from a translation falls back to French.
         return {**strings(DEFAULT_LANG), **data}
     return data
-
-
-def lang_of(request: Any) -> str:
-    """The language asked by the `lang` cookie, French otherwise."""
-    if request is None:
-        return DEFAULT_LANG
-    value = request.cookies.get(COOKIE, DEFAULT_LANG)
-    return value if value in LANGS else DEFAULT_LANG
 
 
 def translate(lang: str, key: str, **params: Any) -> str:
