@@ -17,6 +17,7 @@ from yanniv.bots import LEVELS, choose_action, human_delay, make_bot
 from yanniv.engine import redact, view
 from yanniv.engine.actions import Action
 from yanniv.engine.events import Event
+from yanniv.profiles.identity import pseudo_key
 from yanniv.server.pseudos import bot_name
 from yanniv.server.timers import RoomAlarms
 
@@ -36,11 +37,11 @@ PlayFn = Callable[["Room", "Seat", int, Action], Awaitable[None]]
 def bot_pseudo(level: str, taken: Iterable[str]) -> str:
     """"Ordinateur (moyen)", then "Ordinateur 2 (moyen)", …: distinct within the room (people
     cannot take such names: `pseudos.is_bot_name`)."""
-    used = {p.casefold() for p in taken}
+    used = {pseudo_key(p) for p in taken}
     number = 1
     while True:
         name = bot_name(level, number)
-        if name.casefold() not in used:
+        if pseudo_key(name) not in used:
             return name
         number += 1
 

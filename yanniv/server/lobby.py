@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from yanniv.db.session import Database
 from yanniv.engine import MatchConfig
 from yanniv.engine.setup import start_match
+from yanniv.profiles.identity import pseudo_key
 from yanniv.server import bots
 from yanniv.server.bots import BOT_LEVELS, bot_pseudo
 from yanniv.server.changes import change_room, utcnow
@@ -92,8 +93,11 @@ class Lobby:
                 raise game_error("room_started")
             if len(room.seats) >= MAX_SEATS:
                 raise game_error("room_full")
+            key = pseudo_key(pseudo)
             for seated in room.seats:
-                if seated.pseudo.casefold() == pseudo.casefold():
+                # The profiles' key: two spellings of one profile are one pseudo ("Léa"
+                # composed or decomposed, full-width letters), not look-alikes.
+                if pseudo_key(seated.pseudo) == key:
                     raise game_error("pseudo_taken")
                 if confusable(seated.pseudo, pseudo):
                     raise game_error("pseudo_confusable", seated.pseudo)
