@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 
 from yanniv.db.session import DbSession
 from yanniv.lang import lang_of
+from yanniv.profiles.errors import ProfileRefusal
 from yanniv.profiles.identity import OWNER_COOKIE, request_owner_secret
 from yanniv.profiles.links import API_BASE, profile_url, pseudo_of_request
 from yanniv.profiles.password import (
@@ -45,14 +46,6 @@ MatchId = Annotated[int, Path(ge=1, le=2**62, description="finished match record
 QueryPseudo = Annotated[str, Query(min_length=1, description="the pseudo, as typed")]
 
 
-def _error(status: int, key: str) -> HTTPException:
-    """A refusal in the server's error shape: `code` (the text's key without `api.`), the
-    French `message` and the English `message_en` (the client shows the page's language)."""
-    return HTTPException(status_code=status, detail={
-        "code": key.removeprefix("api."), "message": tr("fr", key), "message_en": tr("en", key),
-    })
-
-
 # --- JSON API ---
 
 
@@ -65,7 +58,7 @@ def api_leaderboard(db: DbSession, sort: SortKey = "rating", page: Page = 1) -> 
 def _profile(pseudo: str, request: Request, db: DbSession) -> ProfileOut:
     out = profile_stats(db, pseudo, request_owner_secret(request)) if pseudo else None
     if out is None:
-        raise _error(404, "api.profile_not_found")
+        raise ProfileRefusal("profile_not_found")
     return out
 
 
@@ -100,7 +93,7 @@ def api_match(match_id: MatchId, request: Request, db: DbSession) -> MatchOut:
     """A finished match: players, ranking and manche-by-manche scores."""
     out = match_detail(db, match_id)
     if out is None:
-        raise _error(404, "api.match_not_found")
+        raise ProfileRefusal("match_not_found")
     return out
 
 
@@ -113,11 +106,11 @@ def api_match(match_id: MatchId, request: Request, db: DbSession) -> MatchOut:
 def api_login(body: LoginIn, request: Request, response: Response, db: DbSession) -> OkOut:
     """Log this device in to a password-protected profile; sets the `yanniv_owner` cookie."""
     if throttle.blocked(body.pseudo):
-        raise _error(429, "api.login_throttled")
+        raise ProfileRefusal("login_throttled")
     secret = login(db, body.pseudo, body.password, request_owner_secret(request))
     if secret is None:
         throttle.failed(body.pseudo)
-        raise _error(401, "api.login_failed")
+        raise ProfileRefusal("login_failed")
     throttle.succeeded(body.pseudo)
     response.set_cookie(
         OWNER_COOKIE,
@@ -143,9 +136,9 @@ def _set_password(pseudo: str, body: PasswordIn, request: Request, db: DbSession
     try:
         set_password(db, pseudo, request_owner_secret(request), body.password)
     except ProfileNotFoundError:
-        raise _error(404, "api.profile_not_found") from None
+        raise ProfileRefusal("profile_not_found") from None
     except NotOwnerError:
-        raise _error(403, "api.not_owner") from None
+        raise ProfileRefusal("not_owner") from None
     return OkOut(message=tr(lang_of(request), "api.password_set"), profile_url=profile_url(pseudo))
 
 

@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
+from yanniv.profiles.errors import ProfileRefusal
 from yanniv.server.errors import GameError, game_error, validation_detail
 
 log = logging.getLogger(__name__)
@@ -25,6 +26,13 @@ HtmlNotFound = Callable[[Request], Response]
 async def _game_error(_request: Request, exc: Exception) -> Response:
     assert isinstance(exc, GameError)
     return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+
+
+async def _profile_refusal(_request: Request, exc: Exception) -> Response:
+    """The profiles API names a code; its status and texts are the catalogue's."""
+    assert isinstance(exc, ProfileRefusal)
+    error = game_error(exc.code)
+    return JSONResponse(error.body(), status_code=error.status)
 
 
 async def _validation_error(_request: Request, exc: Exception) -> Response:
@@ -44,15 +52,10 @@ def _http_error(
     html_not_found: HtmlNotFound | None,
 ) -> Callable[[Request, Exception], Awaitable[Response]]:
     async def handler(request: Request, exc: Exception) -> Response:
-        """The framework's refusals in the same shape: unknown address, wrong method, and the
-        errors routes raise with a ready `{code, message, message_en}` detail (profiles). A
-        browser asking for an unknown page gets `html_not_found`'s page instead."""
+        """The framework's refusals in the same shape: unknown address, wrong method, any
+        other status. A browser asking for an unknown page gets `html_not_found`'s page."""
         assert isinstance(exc, HTTPException)
         headers = dict(exc.headers or {})
-        detail = exc.detail
-        if isinstance(detail, dict) and {"code", "message", "message_en"} <= detail.keys():
-            body = {key: str(detail[key]) for key in ("code", "message", "message_en")}
-            return JSONResponse(body, status_code=exc.status_code, headers=headers)
         path = request.url.path
         if (html_not_found is not None and exc.status_code == 404
                 and not path.startswith("/api/")
@@ -77,6 +80,7 @@ def install_error_handlers(app: FastAPI, html_not_found: HtmlNotFound | None = N
     on their own app install them too); with `html_not_found`, browsers asking for an unknown
     page outside `/api/` get that page (the composition root passes the web layer's)."""
     app.add_exception_handler(GameError, _game_error)
+    app.add_exception_handler(ProfileRefusal, _profile_refusal)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error(html_not_found))
     app.add_exception_handler(Exception, _server_error)

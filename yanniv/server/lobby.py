@@ -55,8 +55,8 @@ class Lobby:
 
     async def _check_pseudo(self, pseudo: str, owner_secret: str | None) -> None:
         refusal = await self.db.run(self.store.check_pseudo, pseudo, owner_secret)
-        if refusal:
-            raise game_error("pseudo_owned", refusal)
+        if refusal is not None:
+            raise game_error("pseudo_owned", *refusal)
 
     async def create(self, raw_pseudo: object, public: bool,
                      owner_secret: str | None) -> tuple[Room, Seat, str]:
