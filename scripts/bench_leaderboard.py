@@ -142,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from yanniv.webapp import pages as web_pages
 
+        app.include_router(web_pages.profile_pages.router)
         web_pages.mount_static(app)
     except Exception as exc:  # pragma: no cover
         print(f"(HTML pages skipped: {exc})")

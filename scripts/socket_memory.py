@@ -31,7 +31,7 @@ from websockets.exceptions import ConnectionClosed
 
 SERVER = """
 import sys, uvicorn
-from yanniv.server.run import server_config
+from yanniv.app import server_config
 from yanniv.server.settings import Settings
 settings = Settings(database_url=sys.argv[1])
 uvicorn.Server(server_config(settings, "127.0.0.1", int(sys.argv[2]), "warning")).run()

@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch to a sub-command; heavy imports happen only in the chosen one."""
     args = _build_parser().parse_args(argv)
     if args.command == "serve":
-        from yanniv.server.run import serve
+        from yanniv.app import serve
 
         serve(host=args.host, port=args.port, database_url=args.database_url)
         return 0

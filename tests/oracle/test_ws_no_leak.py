@@ -40,7 +40,7 @@ def _free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     import uvicorn
 
-    from yanniv.server.app import create_app
+    from yanniv.app import create_app
     from yanniv.server.settings import Settings
 
     db = tmp_path_factory.mktemp("ws_leaks") / "yanniv.sqlite3"

@@ -157,7 +157,7 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
 
 def test_through_the_server_app(db_url: str) -> None:
     """The real `create_app`: schema upgraded at start, the owner cookie middleware in front."""
-    from yanniv.server.app import create_app
+    from yanniv.app import create_app
     from yanniv.server.settings import Settings
 
     app = create_app(Settings(database_url=db_url))

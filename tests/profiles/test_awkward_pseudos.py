@@ -16,8 +16,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.profiles import scripted as S
+from yanniv.app import create_app
 from yanniv.profiles.record import record_finished_match
-from yanniv.server.app import create_app
 from yanniv.server.settings import Settings
 
 #: (pseudo, its profile page) — the JSON is the same address under /api/profiles.

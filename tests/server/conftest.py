@@ -18,7 +18,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from yanniv.server.app import create_app
+from yanniv.app import create_app
 from yanniv.server.settings import Settings
 
 CARD_CODE = re.compile(r"^[A2-9TJQK][SHDC]$")

@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
-from yanniv.server.run import server_config
+from yanniv.app import server_config
 from yanniv.server.settings import Settings
 
 RATE_LIMITED = {

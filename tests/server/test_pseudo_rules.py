@@ -53,15 +53,14 @@ COMPUTER_LIKE = ["Computer", "Computer (medium)", "computer 2 (EASY)", "C0mputer
                  "Cоmputer (hard)", "Computers"]  # the second: Cyrillic о
 NOT_BOT_LIKE = ["Ordi", "Ordinatrice", "Mon ordinateur", "L'ordinateur", "Compu", "My computer"]
 
-#: Looks like "Alice" (the host) but is not the same text case-insensitively.
+#: Looks like "Alice" (the host) but is not the same pseudo (not the same profile key: NFKC,
+#: case-folded).
 LOOK_ALIKES = [
     "Аlice",  # Cyrillic А
     "Аlicе",  # Cyrillic А and е
     "A l i c e",
     "AIice",  # capital I for l
     "A1ice",  # digit one for l
-    "Ａｌｉｃｅ",  # full-width
-    "𝐀𝐥𝐢𝐜𝐞",  # mathematical bold
     "Alicé",
     "ÀLICE",
     "Alic\u0435",  # Cyrillic е at the end
@@ -149,7 +148,9 @@ def test_look_alikes_of_a_seated_player_are_refused(client: TestClient) -> None:
             fr, en = confusable_texts("Alice")
             refused(client.post(f"/api/rooms/{code}/join", json={"pseudo": pseudo}),
                     409, "pseudo_confusable", fr, en)
-        for pseudo in ("alice", "ALICE", " Alice "):  # the same pseudo, as before
+        # The same pseudo: the same profile key (full-width and mathematical letters are
+        # Alice's profile under NFKC, so they are taken, not merely look-alikes).
+        for pseudo in ("alice", "ALICE", " Alice ", "Ａｌｉｃｅ", "𝐀𝐥𝐢𝐜𝐞"):
             refused(client.post(f"/api/rooms/{code}/join", json={"pseudo": pseudo}),
                     409, "pseudo_taken",
                     "Ce pseudo est déjà pris dans cette salle : choisissez-en un autre.",
@@ -201,3 +202,24 @@ def test_reconnecting_is_not_joining(client: TestClient) -> None:
     again = client.post(f"/api/rooms/{code}/join", json={"pseudo": "Alice"})  # same cookie
     assert again.status_code == 409 and again.json()["code"] == "pseudo_taken"
     assert len(room(client, code)["seats"]) == 2
+
+
+@pytest.mark.parametrize(("seated", "joining"), [
+    ("L\u00e9a", "Le\u0301a"),  # composed é, then e + combining acute
+    ("Le\u0301a", "L\u00e9a"),
+    ("Le\u0301a", "L\u00c9A"),
+    ("\ufb01lou", "FILOU"),  # the ﬁ ligature
+])
+def test_one_profile_key_is_one_pseudo_in_a_room(client: TestClient, seated: str,
+                                                 joining: str) -> None:
+    """Pseudos compare as profiles do (NFKC, case-folded): two spellings of one profile cannot
+    both sit in a room, and the second is `pseudo_taken` (not a look-alike)."""
+    assert seated != joining
+    created = client.post("/api/rooms", json={"pseudo": seated}).json()
+    code = created["code"]
+    refused(client.post(f"/api/rooms/{code}/join", json={"pseudo": joining}),
+            409, "pseudo_taken",
+            "Ce pseudo est déjà pris dans cette salle : choisissez-en un autre.",
+            "This pseudo is already taken in this room: choose another one.")
+    assert [s["pseudo"] for s in room(client, code)["seats"]] == [seated]
+    assert room(client, code)["version"] == 1

@@ -58,7 +58,7 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    from yanniv.server.app import create_app
+    from yanniv.app import create_app
     from yanniv.server.settings import Settings
 
     db = tmp_path_factory.mktemp("web") / "yanniv.sqlite3"

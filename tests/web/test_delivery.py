@@ -19,7 +19,7 @@ BUDGET = 150 * 1024
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     """The whole app as `yanniv serve` composes it (middlewares included)."""
-    from yanniv.server.app import create_app
+    from yanniv.app import create_app
     from yanniv.server.settings import Settings
 
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'delivery.sqlite3'}"))

@@ -9,7 +9,8 @@ in the `pseudo` query parameter instead, which every route also accepts.
 
 from __future__ import annotations
 
-from urllib.parse import quote
+from typing import Any
+from urllib.parse import quote, unquote_to_bytes
 
 PAGE_BASE = "/profil"
 API_BASE = "/api/profiles"
@@ -34,3 +35,20 @@ def profile_url(pseudo: str) -> str:
 def profile_api_url(pseudo: str, tail: str = "") -> str:
     """The profile's JSON address, `tail` (such as "/password") after the pseudo."""
     return _address(API_BASE, pseudo, tail)
+
+
+def pseudo_of_request(from_path: str, request: Any, base: str, tail: str = "") -> str:
+    """The pseudo a profile address carries: from the path (the route's `{pseudo:path}`,
+    `from_path`), else from `?pseudo=` (how `.` and `..` travel). `base` and `tail` are the
+    route's fixed parts (`API_BASE`, "/password").
+
+    The path is decoded again from the raw bytes the client sent, so that the pseudo is
+    percent-decoded exactly once whatever the server in front did (`100%2525` is `100%25`).
+    """
+    raw = request.scope.get("raw_path")
+    head, end = f"{base}/".encode(), tail.encode()
+    if isinstance(raw, bytes) and raw.startswith(head) and raw.endswith(end) \
+            and len(raw) >= len(head) + len(end):
+        segment = raw[len(head) : len(raw) - len(end)]
+        from_path = unquote_to_bytes(segment).decode("utf-8", "replace")
+    return from_path or request.query_params.get(PSEUDO_PARAM, "")

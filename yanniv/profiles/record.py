@@ -26,6 +26,7 @@ from yanniv.profiles.models import (
     ProfileOwner,
 )
 from yanniv.profiles.rating_model import ordinal, rate
+from yanniv.profiles.texts import tr
 from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
 
 __all__ = [
@@ -67,8 +68,10 @@ def _claimable(session: Session, profile: Profile, owner_hash: str | None) -> bo
     return profile.password_hash is None and not _has_owner(session, profile.id)
 
 
-def check_pseudo(session: Session, pseudo: str, owner_secret: str | None) -> str | None:
-    """None if this browser may play under `pseudo`, else why not, in French.
+def pseudo_refusal(session: Session, pseudo: str,
+                   owner_secret: str | None) -> tuple[str, str] | None:
+    """None if this browser may play under `pseudo`, else why not, in French and English
+    (naming the owning profile's pseudo, and its login page if it has a password).
 
     Case-insensitive: "LÉA" is refused to whoever does not own "Léa".
     """
@@ -78,15 +81,17 @@ def check_pseudo(session: Session, pseudo: str, owner_secret: str | None) -> str
     owner_hash = hash_secret(owner_secret) if owner_secret else None
     if profile is None or _claimable(session, profile, owner_hash):
         return None
-    message = (
-        f"Le pseudo « {profile.pseudo} » appartient déjà à un autre joueur : choisissez-en un autre"
-    )
-    if profile.password_hash is not None:
-        message += (
-            f", ou, si c'est le vôtre, connectez-vous depuis la page {profile_url(profile.pseudo)} "
-            "avec son mot de passe"
-        )
-    return message + "."
+    key = "pseudo.owned" if profile.password_hash is None else "pseudo.owned_login"
+    # `url` first: it is percent-encoded, so no `{pseudo}` can appear in it.
+    url = profile_url(profile.pseudo)
+    return (tr("fr", key, url=url, pseudo=profile.pseudo),
+            tr("en", key, url=url, pseudo=profile.pseudo))
+
+
+def check_pseudo(session: Session, pseudo: str, owner_secret: str | None) -> str | None:
+    """`pseudo_refusal` in French only (None: this browser may play under `pseudo`)."""
+    refusal = pseudo_refusal(session, pseudo, owner_secret)
+    return None if refusal is None else refusal[0]
 
 
 def played_seats(match: FinishedMatch) -> list[frozenset[int]]:

@@ -74,16 +74,15 @@ FR: dict[str, str] = {
     "match.sheet": "Feuille de scores",
     "match.manche": "Manche",
     "match.tiebreak": "départage",
-    "match.legend": "Chaque case : score de la manche (points en main) puis total. ★ a gagné la "
-    "manche ; Y = a annoncé YANNIV (✓ réussi, ✗ raté).",
-    "api.profile_not_found": "Aucun profil ne porte ce pseudo.",
-    "api.match_not_found": "Cette partie n'existe pas.",
-    "api.not_owner": "Ce profil n'est pas à vous : seul le navigateur qui le détient peut "
-    "changer son mot de passe.",
+    "match.legend": "Chaque case : score de la manche (points en main) puis total. ★ a gagné la "
+    "manche ; Y = a annoncé YANNIV (✓ réussi, ✗ raté).",
+    "pseudo.owned": "Le pseudo « {pseudo} » appartient déjà à un autre joueur : "
+    "choisissez-en un autre.",
+    "pseudo.owned_login": "Le pseudo « {pseudo} » appartient déjà à un autre joueur : "
+    "choisissez-en un autre, ou, si c'est le vôtre, connectez-vous depuis la page {url} avec "
+    "son mot de passe.",
     "api.password_set": "Mot de passe enregistré.",
-    "api.login_failed": "Pseudo ou mot de passe incorrect.",
-    "api.login_throttled": "Trop d'essais : réessayez dans quelques minutes.",
-    "api.login_ok": "Connecté : ce navigateur peut maintenant jouer sous le pseudo {pseudo}.",
+    "api.login_ok": "Connecté : ce navigateur peut maintenant jouer sous le pseudo {pseudo}.",
 }
 
 EN: dict[str, str] = {
@@ -149,13 +148,11 @@ EN: dict[str, str] = {
     "match.tiebreak": "tiebreak",
     "match.legend": "Each cell: round score (points in hand), then total. ★ won the round; "
     "Y = called YANNIV (✓ succeeded, ✗ failed).",
-    "api.profile_not_found": "No profile has this name.",
-    "api.match_not_found": "This match does not exist.",
-    "api.not_owner": "This profile is not yours: only the browser holding it may change its "
-    "password.",
+    "pseudo.owned": "The pseudo “{pseudo}” already belongs to another player: choose another "
+    "one.",
+    "pseudo.owned_login": "The pseudo “{pseudo}” already belongs to another player: choose "
+    "another one, or, if it is yours, log in from the page {url} with its password.",
     "api.password_set": "Password saved.",
-    "api.login_failed": "Wrong name or password.",
-    "api.login_throttled": "Too many attempts: try again in a few minutes.",
     "api.login_ok": "Logged in: this browser may now play as {pseudo}.",
 }
 

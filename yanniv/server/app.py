@@ -1,46 +1,38 @@
-"""`create_app(settings)`: the whole web app, its state on `app.state` (no import-time globals).
+"""Every refusal of the app in one shape, `{code, message, message_en}`: the rooms' and
+profiles' errors, the framework's (404, 405, 422) and bugs alike.
 
-At start it upgrades the database schema and brings back every room from the database.
+The app itself is composed in `yanniv.app.create_app`, above the server, the profiles and
+the pages; this module only knows the server's error catalogue (`errors.py`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
-from starlette.middleware.gzip import GZipMiddleware
-from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from yanniv.db.session import Database
-from yanniv.server import http_games, http_rooms, ws
+from yanniv.profiles.errors import ProfileRefusal
 from yanniv.server.errors import GameError, game_error, validation_detail
-from yanniv.server.limits import BodyLimitMiddleware
-from yanniv.server.owner import OwnerCookieMiddleware
-from yanniv.server.ratelimit import SocketCaps, WrongCodeLimiter
-from yanniv.server.rooms import Rooms
-from yanniv.server.settings import Settings
 
 log = logging.getLogger(__name__)
-
-
-def _include_other_parts(app: FastAPI) -> None:
-    """The browser pages, static files and profiles, written by the other parts."""
-    from yanniv.profiles import api as profiles_api
-    from yanniv.webapp import pages
-
-    app.include_router(pages.router)
-    pages.mount_static(app)
-    app.include_router(profiles_api.router)
+#: A page for a browser asking for an address that does not exist (the web layer's).
+HtmlNotFound = Callable[[Request], Response]
 
 
 async def _game_error(_request: Request, exc: Exception) -> Response:
     assert isinstance(exc, GameError)
     return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+
+
+async def _profile_refusal(_request: Request, exc: Exception) -> Response:
+    """The profiles API names a code; its status and texts are the catalogue's."""
+    assert isinstance(exc, ProfileRefusal)
+    error = game_error(exc.code)
+    return JSONResponse(error.body(), status_code=error.status)
 
 
 async def _validation_error(_request: Request, exc: Exception) -> Response:
@@ -56,25 +48,24 @@ async def _validation_error(_request: Request, exc: Exception) -> Response:
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
 
-async def _http_error(request: Request, exc: Exception) -> Response:
-    """The framework's refusals in the same shape: unknown address, wrong method, and the
-    errors routes raise with a ready `{code, message, message_en}` detail (profiles). A
-    browser asking for an unknown page gets the French HTML 404 page instead."""
-    assert isinstance(exc, HTTPException)
-    headers = dict(exc.headers or {})
-    detail = exc.detail
-    if isinstance(detail, dict) and {"code", "message", "message_en"} <= detail.keys():
-        body = {key: str(detail[key]) for key in ("code", "message", "message_en")}
-        return JSONResponse(body, status_code=exc.status_code, headers=headers)
-    path = request.url.path
-    if (exc.status_code == 404 and not path.startswith("/api/")
-            and "text/html" in request.headers.get("accept", "")):
-        from yanniv.webapp.pages import not_found_page
+def _http_error(
+    html_not_found: HtmlNotFound | None,
+) -> Callable[[Request, Exception], Awaitable[Response]]:
+    async def handler(request: Request, exc: Exception) -> Response:
+        """The framework's refusals in the same shape: unknown address, wrong method, any
+        other status. A browser asking for an unknown page gets `html_not_found`'s page."""
+        assert isinstance(exc, HTTPException)
+        headers = dict(exc.headers or {})
+        path = request.url.path
+        if (html_not_found is not None and exc.status_code == 404
+                and not path.startswith("/api/")
+                and "text/html" in request.headers.get("accept", "")):
+            return html_not_found(request)
+        code = _HTTP_CODES.get(exc.status_code)
+        error = game_error(code) if code else game_error("http_error", exc.status_code)
+        return JSONResponse(error.body(), status_code=exc.status_code, headers=headers)
 
-        return not_found_page(request)
-    code = _HTTP_CODES.get(exc.status_code)
-    error = game_error(code) if code else game_error("http_error", exc.status_code)
-    return JSONResponse(error.body(), status_code=exc.status_code, headers=headers)
+    return handler
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -84,50 +75,12 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return JSONResponse(error.body(), status_code=error.status)
 
 
-def install_error_handlers(app: FastAPI) -> None:
+def install_error_handlers(app: FastAPI, html_not_found: HtmlNotFound | None = None) -> None:
     """Every refusal of `app` answers `{code, message, message_en}` (tests of routers mounted
-    on their own app install them too)."""
+    on their own app install them too); with `html_not_found`, browsers asking for an unknown
+    page outside `/api/` get that page (the composition root passes the web layer's)."""
     app.add_exception_handler(GameError, _game_error)
+    app.add_exception_handler(ProfileRefusal, _profile_refusal)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(HTTPException, _http_error(html_not_found))
     app.add_exception_handler(Exception, _server_error)
-
-
-def create_app(settings: Settings | None = None) -> FastAPI:
-    settings = settings or Settings()
-    db = Database(settings.database_url, settings.db_threads)
-    rooms = Rooms(db, settings)
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await db.run(db.upgrade)
-        await rooms.load()
-        try:
-            yield
-        finally:
-            rooms.close()
-            db.close()
-
-    app = FastAPI(title="Yanniv", lifespan=lifespan)
-    app.state.settings = settings
-    app.state.db = db
-    app.state.rooms = rooms
-    app.state.code_limiter = WrongCodeLimiter(
-        settings.limits_storage, settings.wrong_code_limit, settings.wrong_code_window,
-        settings.code_lookup_limit, settings.code_lookup_window,
-    )
-    app.state.socket_caps = SocketCaps(settings.max_sockets_per_ip, settings.max_sockets_per_room,
-                                       settings.max_sockets_per_seat)
-    app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    # Pages, scripts, styles and JSON answers over 1 KB travel gzipped (sockets are untouched).
-    app.add_middleware(GZipMiddleware, minimum_size=1024)
-    install_error_handlers(app)
-    # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
-    # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
-    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list())
-    app.include_router(http_rooms.router)
-    app.include_router(http_games.router)
-    app.include_router(ws.router)
-    _include_other_parts(app)
-    return app

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from yanniv.profiles.identity import pseudo_key
 from yanniv.server.pseudos import bot_name
 from yanniv.server.timers import RoomAlarms
 
@@ -31,11 +32,11 @@ PlayFn = Callable[["Room", "Seat", int, Any], Awaitable[None]]
 def bot_pseudo(level: str, taken: Iterable[str]) -> str:
     """"Ordinateur (moyen)", then "Ordinateur 2 (moyen)", …: distinct within the room (people
     cannot take such names: `pseudos.is_bot_name`)."""
-    used = {p.casefold() for p in taken}
+    used = {pseudo_key(p) for p in taken}
     number = 1
     while True:
         name = bot_name(level, number)
-        if name.casefold() not in used:
+        if pseudo_key(name) not in used:
             return name
         number += 1
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from starlette.websockets import WebSocket
 
 if TYPE_CHECKING:
-    from yanniv.server.rooms import Seat
+    from yanniv.server.seat import Seat
 
 #: Close codes (4000-4999 are for applications).
 CLOSE_FLOOD = 4008

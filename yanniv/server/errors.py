@@ -1,4 +1,9 @@
-"""Errors the server reports to one client: a stable code, French text and English text."""
+"""Errors reported to one client: a stable code, French text and English text.
+
+The one catalogue of refusals: the rooms' and sockets', the framework's and the profiles
+API's (raised there by code, `ProfileRefusal`); `server/app.py` answers every one of them in
+the shape `{code, message, message_en}`.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +25,8 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
     ),
     "pseudo_length": (
         422,
-        "Le pseudo doit faire entre 1 et 20 caractères.",
-        "The pseudo must be 1 to 20 characters long.",
+        "Le pseudo doit faire entre 1 et {detail} caractères.",
+        "The pseudo must be 1 to {detail} characters long.",
     ),
     "pseudo_chars": (
         422,
@@ -33,7 +38,8 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Ce pseudo est déjà pris dans cette salle : choisissez-en un autre.",
         "This pseudo is already taken in this room: choose another one.",
     ),
-    "pseudo_owned": (409, "{detail}", "This pseudo belongs to another player: choose another one."),
+    # Worded by profiles (`record.pseudo_refusal`: who owns it, how to log in).
+    "pseudo_owned": (409, "{detail}", "{detail_en}"),
     "pseudo_reserved": (
         422,
         "Les pseudos commençant par « {detail} » sont réservés aux joueurs ordinateur : "
@@ -194,6 +200,21 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         503,
         "Connexion trop lente : reconnectez-vous.",
         "Connection too slow: please reconnect.",
+    ),
+    # Profiles API (`yanniv.profiles.errors.ProfileRefusal` names these codes).
+    "profile_not_found": (404, "Aucun profil ne porte ce pseudo.", "No profile has this name."),
+    "match_not_found": (404, "Cette partie n'existe pas.", "This match does not exist."),
+    "not_owner": (
+        403,
+        "Ce profil n'est pas à vous : seul le navigateur qui le détient peut changer son mot "
+        "de passe.",
+        "This profile is not yours: only the browser holding it may change its password.",
+    ),
+    "login_failed": (401, "Pseudo ou mot de passe incorrect.", "Wrong name or password."),
+    "login_throttled": (
+        429,
+        "Trop d'essais : réessayez dans quelques minutes.",
+        "Too many attempts: try again in a few minutes.",
     ),
     "server_error": (
         500,

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from yanniv.db.session import Database
 from yanniv.games import DEFAULT_GAME, Game, get_game
+from yanniv.profiles.identity import pseudo_key
 from yanniv.server import bots
 from yanniv.server.bots import bot_pseudo
 from yanniv.server.changes import change_room, utcnow
@@ -27,8 +28,9 @@ from yanniv.server.idle import IdleRooms
 from yanniv.server.play import Play
 from yanniv.server.protocol import ErrorOut, outgoing
 from yanniv.server.pseudos import confusable
-from yanniv.server.room import LiveMatch, Room, Seat, new_bot_seat, new_seat
+from yanniv.server.room import LiveMatch, Room
 from yanniv.server.room_settings import default_settings, patched_settings
+from yanniv.server.seat import Seat, new_bot_seat, new_seat
 from yanniv.server.store import RoomStore
 from yanniv.server.tokens import new_token
 from yanniv.server.validation import clean_pseudo
@@ -53,8 +55,8 @@ class Lobby:
 
     async def _check_pseudo(self, pseudo: str, owner_secret: str | None) -> None:
         refusal = await self.db.run(self.store.check_pseudo, pseudo, owner_secret)
-        if refusal:
-            raise game_error("pseudo_owned", refusal)
+        if refusal is not None:
+            raise game_error("pseudo_owned", *refusal)
 
     async def create(self, raw_pseudo: object, public: bool, owner_secret: str | None,
                      game: Game | None = None) -> tuple[Room, Seat, str]:
@@ -93,8 +95,11 @@ class Lobby:
                 raise game_error("room_started")
             if len(room.seats) >= room.game.max_seats:
                 raise game_error("room_full")
+            key = pseudo_key(pseudo)
             for seated in room.seats:
-                if seated.pseudo.casefold() == pseudo.casefold():
+                # The profiles' key: two spellings of one profile are one pseudo ("Léa"
+                # composed or decomposed, full-width letters), not look-alikes.
+                if pseudo_key(seated.pseudo) == key:
                     raise game_error("pseudo_taken")
                 if confusable(seated.pseudo, pseudo):
                     raise game_error("pseudo_confusable", seated.pseudo)

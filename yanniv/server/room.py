@@ -1,4 +1,5 @@
-"""A room in memory: its seats, settings, live match and connections, and what each one sees.
+"""A room in memory: its seats (`seat.py`), settings, live match and connections, and what each
+one sees.
 
 The live engine state stays here between actions (no replay in normal operation); every
 message to a connection is built from that connection's own seat's view only.
@@ -15,50 +16,18 @@ from typing import Any, Literal
 
 import orjson
 
-from yanniv.bots import Bot
 from yanniv.engine.events import Event
 from yanniv.games import DEFAULT_GAME, Game, get_game
-from yanniv.profiles.identity import hash_secret
 from yanniv.server.connections import Connection
 from yanniv.server.protocol import JournalOut, PresenceOut, RoomSettings, StateOut, outgoing
-from yanniv.server.tokens import hash_token, new_token, same_hash
+from yanniv.server.seat import Seat
+from yanniv.server.tokens import hash_token, same_hash
 
 Status = Literal["waiting", "playing", "finished"]
 
 #: Events of the match kept for the journal a (re)connecting socket receives: about the last
 #: hundred lines the client shows (it writes nothing for a `TurnStarted`).
 JOURNAL_EVENTS = 160
-
-
-@dataclass(eq=False)
-class Seat:
-    """A seated player; `seat` may be renumbered while the room waits (a player removed).
-
-    A computer player has a `bot_level`; its token hash is of a token nobody was given, and
-    `bot` is its memory during a match (rebuilt from the log after a restart, never stored).
-    """
-
-    seat: int
-    pseudo: str
-    token_hash: str
-    #: sha256 of the `yanniv_owner` cookie of the browser that took the seat (None for bots):
-    #: enough to link the seat to a profile, useless to impersonate that browser.
-    owner_hash: str | None
-    joined_at: datetime
-    bot_level: str | None = None
-    connections: int = 0
-    bot: Bot | None = None
-
-    @property
-    def is_bot(self) -> bool:
-        return self.bot_level is not None
-
-    def row(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat, "pseudo": self.pseudo, "token_hash": self.token_hash,
-            "owner_hash": self.owner_hash, "joined_at": self.joined_at,
-            "bot_level": self.bot_level,
-        }
 
 
 @dataclass(eq=False)
@@ -233,15 +202,3 @@ class Room:
         )
         for conn in list(self.connections):
             conn.send(text)
-
-
-def new_seat(seat: int, pseudo: str, token: str, owner_secret: str | None,
-             now: datetime) -> Seat:
-    return Seat(seat=seat, pseudo=pseudo, token_hash=hash_token(token),
-                owner_hash=hash_secret(owner_secret) if owner_secret else None, joined_at=now)
-
-
-def new_bot_seat(seat: int, pseudo: str, level: str, now: datetime) -> Seat:
-    """A computer player's seat: the hash of a token that is thrown away, so no one holds it."""
-    return Seat(seat=seat, pseudo=pseudo, token_hash=hash_token(new_token()),
-                owner_hash=None, joined_at=now, bot_level=level)

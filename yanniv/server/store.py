@@ -75,11 +75,12 @@ class RoomStore:
 
     # ------------------------------------------------------------ pseudos (profiles)
 
-    def check_pseudo(self, pseudo: str, owner_secret: str | None) -> str | None:
-        from yanniv.profiles.record import check_pseudo
+    def check_pseudo(self, pseudo: str, owner_secret: str | None) -> tuple[str, str] | None:
+        """Why this browser may not play under `pseudo` (French, English), None if it may."""
+        from yanniv.profiles.record import pseudo_refusal
 
         with self.sessions() as session:
-            return check_pseudo(session, pseudo, owner_secret)
+            return pseudo_refusal(session, pseudo, owner_secret)
 
     # ------------------------------------------------------------ rooms and seats
 

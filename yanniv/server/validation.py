@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
+from yanniv.profiles.identity import PSEUDO_MAX
 from yanniv.server.errors import game_error
 from yanniv.server.pseudos import bot_word_of, has_invisible
-
-PSEUDO_MAX = 20
 
 
 def clean_pseudo(raw: object) -> str:
     """The trimmed pseudo a person asked for (1–20 visible characters, not a computer
     player's name), or a French error. Look-alikes of seated players are the room's check."""
     if not isinstance(raw, str):
-        raise game_error("pseudo_length")
+        raise game_error("pseudo_length", PSEUDO_MAX)
     pseudo = raw.strip()
     if not 1 <= len(pseudo) <= PSEUDO_MAX:
-        raise game_error("pseudo_length")
+        raise game_error("pseudo_length", PSEUDO_MAX)
     if not pseudo.isprintable() or has_invisible(pseudo):
         raise game_error("pseudo_chars")
     reserved = bot_word_of(pseudo)

@@ -14,12 +14,10 @@ from typing import Any
 from jinja2 import pass_context
 
 from yanniv import french
+from yanniv.lang import DEFAULT_LANG, LANGS, lang_of
 from yanniv.server.pseudos import parse_bot_name
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
-LANGS = ("fr", "en")
-DEFAULT_LANG = "fr"
-COOKIE = "lang"
 
 
 @cache
@@ -30,14 +28,6 @@ def strings(lang: str) -> dict[str, str]:
         # Any text missing from a translation falls back to French.
         return {**strings(DEFAULT_LANG), **data}
     return data
-
-
-def lang_of(request: Any) -> str:
-    """The language asked by the `lang` cookie, French otherwise."""
-    if request is None:
-        return DEFAULT_LANG
-    value = request.cookies.get(COOKIE, DEFAULT_LANG)
-    return value if value in LANGS else DEFAULT_LANG
 
 
 def translate(lang: str, key: str, **params: Any) -> str:

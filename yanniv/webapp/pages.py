@@ -1,8 +1,9 @@
-"""HTML pages of the browser client: home, room (lobby and table), rules, language switch.
+"""HTML pages of the browser client: home, room (lobby and table), rules, language switch,
+and (from `profile_pages`) the leaderboard, profile and match pages.
 
-`router` is included by the server's `create_app`; `mount_static(app)` serves `web/static`
-at `/static`. Other page owners render their templates with `templates` (or `render`) so that
-`base.html` finds its `t()` and `current_lang()` helpers.
+`router` is included by `yanniv.app.create_app`; `mount_static(app)` serves `web/static`
+at `/static`. Pages render through `templating.render` so that `base.html` finds its `t()`
+and `current_lang()` helpers.
 """
 
 from __future__ import annotations
@@ -13,29 +14,18 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 
 from yanniv.games import DEFAULT_GAME, GAMES
+from yanniv.lang import COOKIE, LANGS
 from yanniv.server.codes import is_code, normalize_code
-from yanniv.server.validation import PSEUDO_MAX
-from yanniv.webapp import i18n
+from yanniv.webapp import i18n, profile_pages
 from yanniv.webapp.rules import rules_html
+from yanniv.webapp.templating import render
 
 WEB_DIR = i18n.WEB_DIR
 
-templates = Jinja2Templates(directory=str(WEB_DIR / "templates"))
-i18n.install(templates.env)
-#: The pseudo inputs stop where the server's check does, instead of refusing after submit.
-templates.env.globals["pseudo_max"] = PSEUDO_MAX
-
 router = APIRouter(include_in_schema=False)
-
-
-def render(request: Request, name: str, context: dict[str, Any] | None = None,
-           status_code: int = 200) -> HTMLResponse:
-    """Render a template extending `base.html` in the request's language."""
-    ctx = {"lang": i18n.lang_of(request), **(context or {})}
-    return templates.TemplateResponse(request, name, ctx, status_code=status_code)
+router.include_router(profile_pages.router)
 
 
 class RevalidatedStatic(StaticFiles):
@@ -94,6 +84,6 @@ def switch_lang(lang: str, next: str = "/") -> Response:
     parts = urlsplit(next)
     target = next if not parts.scheme and not parts.netloc and next.startswith("/") else "/"
     response = RedirectResponse(target, status_code=303)
-    if lang in i18n.LANGS:
-        response.set_cookie(i18n.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+    if lang in LANGS:
+        response.set_cookie(COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
     return response

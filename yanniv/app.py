@@ -1,0 +1,100 @@
+"""The composition root: `create_app(settings)` builds the whole web app from its layers, and
+`serve` runs it under uvicorn (`yanniv serve`).
+
+It sits above the server (rooms, sockets), the profiles API and the pages, so that none of
+them imports another layer above itself to be assembled; its state lives on `app.state`
+(no import-time globals). At start it upgrades the database schema and brings back every room.
+Also an ASGI factory: `uvicorn --factory yanniv.app:create_app`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import uvicorn
+from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+from yanniv.db.session import Database
+from yanniv.profiles import api as profiles_api
+from yanniv.server import http_games, http_rooms, ws
+from yanniv.server.app import install_error_handlers
+from yanniv.server.limits import BodyLimitMiddleware
+from yanniv.server.logs import redact_tokens
+from yanniv.server.owner import OwnerCookieMiddleware
+from yanniv.server.ratelimit import SocketCaps, WrongCodeLimiter
+from yanniv.server.rooms import Rooms
+from yanniv.server.run import ws_limits
+from yanniv.server.settings import Settings
+from yanniv.webapp import pages
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    db = Database(settings.database_url, settings.db_threads)
+    rooms = Rooms(db, settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await db.run(db.upgrade)
+        await rooms.load()
+        try:
+            yield
+        finally:
+            rooms.close()
+            db.close()
+
+    app = FastAPI(title="Yanniv", lifespan=lifespan)
+    app.state.settings = settings
+    app.state.db = db
+    app.state.rooms = rooms
+    app.state.code_limiter = WrongCodeLimiter(
+        settings.limits_storage, settings.wrong_code_limit, settings.wrong_code_window,
+        settings.code_lookup_limit, settings.code_lookup_window,
+    )
+    app.state.socket_caps = SocketCaps(settings.max_sockets_per_ip, settings.max_sockets_per_room,
+                                       settings.max_sockets_per_seat)
+    app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    # Pages, scripts, styles and JSON answers over 1 KB travel gzipped (sockets are untouched).
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
+    install_error_handlers(app, html_not_found=pages.not_found_page)
+    # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
+    # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list())
+    app.include_router(http_rooms.router)
+    app.include_router(http_games.router)
+    app.include_router(ws.router)
+    # The browser pages (the profile pages among them), static files and the profiles API.
+    app.include_router(pages.router)
+    pages.mount_static(app)
+    app.include_router(profiles_api.router)
+    return app
+
+
+def server_config(settings: Settings, host: str, port: int,
+                  log_level: str = "info") -> uvicorn.Config:
+    """How `yanniv serve` runs the app (tests start a server from the same config)."""
+    return uvicorn.Config(
+        create_app(settings),
+        host=host,
+        port=port,
+        **ws_limits(settings),
+        # The app itself honours X-Forwarded-For, from `YANNIV_TRUSTED_PROXIES` only: uvicorn's
+        # handling would trust 127.0.0.1 (or FORWARDED_ALLOW_IPS) before the app saw the peer.
+        proxy_headers=False,
+        log_level=log_level,
+    )
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
+    """`yanniv serve`: SQLite file by default, or the given database."""
+    settings = Settings(database_url=database_url) if database_url else Settings()
+    config = server_config(settings, host, port)
+    # After uvicorn configured its loggers: seat tokens travel in socket URLs.
+    redact_tokens("uvicorn.error", "uvicorn.access")
+    logging.getLogger("yanniv").setLevel(logging.INFO)
+    uvicorn.Server(config).run()
