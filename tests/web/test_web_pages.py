@@ -97,6 +97,9 @@ def test_every_reference_element_has_its_french_wording(client: TestClient) -> N
     # Server-rendered text of the pages, plus the French texts the scripts render.
     text = " ".join(_visible_text(client.get(path).text) for path in ("/", "/r/ABCDEF", "/regles"))
     text += " " + " ".join(FR.values())
+    # The lobby's game settings are labelled by the games' settings schemas.
+    text += " " + " ".join(prop["label_fr"] for game in client.get("/api/games").json()
+                           for prop in game["settings"]["properties"].values())
     folded = _plain(text).casefold()
     missing = [item for item in REFERENCE if _plain(item).casefold() not in folded]
     assert not missing, missing
