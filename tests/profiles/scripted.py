@@ -100,7 +100,7 @@ M4 = match(
     [
         manche(1, 0, True, 0, (2, 5, 9), (-5, 5, 9)),
         manche(2, 1, True, 1, (5, 3, 4), (5, -5, 4)),
-        manche(3, 1, True, 1, (6, 2, 0), (6, -5, 0), tiebreak=True),
+        manche(3, 1, True, 1, (6, 2, 0), (6, -5, 0), tiebreak=True, participants=(0, 1)),
     ],
     (1, 0, 2),
 )
