@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse
 
 from yanniv.db.session import DbSession
+from yanniv.games import DEFAULT_GAME, GAMES
 from yanniv.profiles.identity import OWNER_COOKIE
 from yanniv.profiles.links import (
     API_BASE,
@@ -76,10 +77,30 @@ def _error(status: int, key: str) -> HTTPException:
 # --- JSON API ---
 
 
-@router.get("/api/leaderboard", response_model=LeaderboardPage, tags=["profiles"])
-def api_leaderboard(db: DbSession, sort: SortKey = "rating", page: Page = 1) -> LeaderboardPage:
-    """A page of the leaderboard: by rating (profiles with enough matches), wins or matches."""
-    return leaderboard(db, sort, page, PER_PAGE)
+# --- per-game leaderboard (issue 17: one rating per game) ---
+
+GameId = Annotated[str, Query(max_length=32, description="a game id of GET /api/games")]
+
+
+def _known_game(game: str) -> str:
+    if game not in GAMES:
+        raise _error(422, "api.unknown_game")
+    return game
+
+
+@router.get(
+    "/api/leaderboard", response_model=LeaderboardPage, tags=["profiles"],
+    responses={422: {"description": "unknown game"}},
+)
+def api_leaderboard(
+    db: DbSession, sort: SortKey = "rating", page: Page = 1, game: GameId = DEFAULT_GAME
+) -> LeaderboardPage:
+    """A page of a game's leaderboard: by rating (profiles with enough matches of this game),
+    wins or matches."""
+    return leaderboard(db, sort, page, PER_PAGE, game=_known_game(game))
+
+
+# --- end of the per-game leaderboard ---
 
 
 def _pseudo(from_path: str, request: Request, base: str, tail: str = "") -> str:
@@ -231,13 +252,17 @@ def _page(request: Request, name: str, context: dict[str, Any], status: int = 20
 
 @router.get("/classement", response_class=HTMLResponse, include_in_schema=False)
 def page_leaderboard(
-    request: Request, db: DbSession, sort: SortKey = "rating", page: Page = 1
+    request: Request, db: DbSession, sort: SortKey = "rating", page: Page = 1,
+    game: str = DEFAULT_GAME,
 ) -> HTMLResponse:
-    board = leaderboard(db, sort, page, PER_PAGE)
+    # Per game; an unknown game is a 404 page (board None), not a JSON refusal.
+    board = leaderboard(db, sort, page, PER_PAGE, game=game) if game in GAMES else None
     return _page(
         request,
         "leaderboard.html",
-        {"page": "leaderboard", "board": board, "min_matches": MIN_RATED_MATCHES},
+        {"page": "leaderboard", "board": board, "min_matches": MIN_RATED_MATCHES,
+         "games": GAMES, "game": game},
+        status=200 if board else 404,
     )
 
 

@@ -11,6 +11,7 @@ FR: dict[str, str] = {
     "board.intro": "Classement par niveau (openskill) : une partie suffit pour avoir un profil, "
     "il en faut {min} pour apparaître au classement par niveau.",
     "board.sort": "Trier par",
+    "board.game": "Jeu",
     "board.sort.rating": "Niveau",
     "board.sort.wins": "Victoires",
     "board.sort.matches": "Parties jouées",
@@ -38,7 +39,8 @@ FR: dict[str, str] = {
     "profile.win_rate": "Taux de victoire",
     "profile.mean_points": "Points moyens par manche",
     "profile.manches_won": "Manches gagnées",
-    "profile.yanniv": "YANNIV annoncés (réussis)",
+    "profile.calls": "Annonces (réussies)",
+    "profile.no_games": "Aucune partie classée pour l'instant.",
     "profile.best_total": "Meilleur total d'une partie",
     "profile.last_matches": "Dernières parties",
     "profile.no_matches": "Aucune partie enregistrée.",
@@ -80,6 +82,7 @@ FR: dict[str, str] = {
     "api.login_failed": "Pseudo ou mot de passe incorrect.",
     "api.login_throttled": "Trop d'essais : réessayez dans quelques minutes.",
     "api.login_ok": "Connecté : ce navigateur peut maintenant jouer sous le pseudo {pseudo}.",
+    "api.unknown_game": "Ce jeu n'existe pas sur le site.",
 }
 
 EN: dict[str, str] = {
@@ -87,6 +90,7 @@ EN: dict[str, str] = {
     "board.intro": "Ranked by skill (openskill): one match makes a profile, {min} are needed to "
     "appear in the skill ranking.",
     "board.sort": "Sort by",
+    "board.game": "Game",
     "board.sort.rating": "Skill",
     "board.sort.wins": "Wins",
     "board.sort.matches": "Matches played",
@@ -112,7 +116,8 @@ EN: dict[str, str] = {
     "profile.win_rate": "Win rate",
     "profile.mean_points": "Mean points per round",
     "profile.manches_won": "Rounds won",
-    "profile.yanniv": "YANNIV calls (successful)",
+    "profile.calls": "Calls (successful)",
+    "profile.no_games": "No rated match yet.",
     "profile.best_total": "Best match total",
     "profile.last_matches": "Last matches",
     "profile.no_matches": "No match recorded.",
@@ -152,6 +157,7 @@ EN: dict[str, str] = {
     "api.login_failed": "Wrong name or password.",
     "api.login_throttled": "Too many attempts: try again in a few minutes.",
     "api.login_ok": "Logged in: this browser may now play as {pseudo}.",
+    "api.unknown_game": "This game does not exist on this site.",
 }
 
 TEXTS = {"fr": FR, "en": {**FR, **EN}}
