@@ -471,8 +471,8 @@ def main(argv: list[str] | None = None) -> int:
         conn.execute(
             text(
                 "INSERT INTO profile_game_counts (game, profiles, rated_profiles) "
-                "SELECT :g, COUNT(*), COUNT(CASE WHEN matches_played >= 5 THEN 1 END) "
-                "FROM profile_games WHERE game = :g"
+                "SELECT game, COUNT(*), COUNT(CASE WHEN matches_played >= 5 THEN 1 END) "
+                "FROM profile_games WHERE game = :g GROUP BY game"
             ),
             {"g": GAME},
         )

@@ -120,7 +120,7 @@ def upgrade() -> None:
     op.execute(
         sa.text(
             "INSERT INTO profile_game_counts (game, profiles, rated_profiles) "
-            "SELECT :game, COUNT(*), COUNT(CASE WHEN matches_played >= 5 THEN 1 END) "
+            "SELECT game, COUNT(*), COUNT(CASE WHEN matches_played >= 5 THEN 1 END) "
             "FROM profile_games WHERE game = :game GROUP BY game"
         ).bindparams(game=_GAME)
     )

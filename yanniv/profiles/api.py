@@ -262,7 +262,7 @@ def page_leaderboard(
         "leaderboard.html",
         {"page": "leaderboard", "board": board, "min_matches": MIN_RATED_MATCHES,
          "games": GAMES, "game": game},
-        status=200 if board else 404,
+        status=200 if board is not None else 404,
     )
 
 
