@@ -87,7 +87,8 @@ def upgrade() -> None:
     op.create_index(
         "ix_profile_games_rating",
         "profile_games",
-        ["game", sa.text("ordinal DESC"), "profile_id"],
+        # matches_played too, so SQLite can answer the rating pages from the index alone.
+        ["game", sa.text("ordinal DESC"), "profile_id", "matches_played"],
         postgresql_where=RATED_WHERE,
         sqlite_where=RATED_WHERE,
     )

@@ -89,12 +89,15 @@ class ProfileGame(Base):
     best_total: Mapped[int | None] = mapped_column(Integer, default=None)
 
     # Each leaderboard of a game is one range of one index: (game, sort key, profile id).
+    # The rating one also carries matches_played, its WHERE column, so that SQLite reads it
+    # as a covering index (it otherwise fetches every row to re-check the predicate).
     __table_args__ = (
         Index(
             "ix_profile_games_rating",
             game,
             ordinal.desc(),
             profile_id,
+            matches_played,
             postgresql_where=_rated("matches_played"),
             sqlite_where=_rated("matches_played"),
         ),
