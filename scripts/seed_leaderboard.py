@@ -6,10 +6,12 @@
 
 Matches are generated with numpy (`pip install numpy`; a dev-only need) and written with COPY
 on PostgreSQL, `executemany` on SQLite. Every row is internally consistent: totals are the
-sums of the manche deltas, ranks follow totals, and the counters on `profiles` are aggregated
-from the generated rows, so the profile pages show true numbers. The ratings are synthetic
-(mu from a hidden skill, sigma shrinking with matches played) instead of replaying a million
-matches through openskill: the benchmark measures queries, not rating arithmetic.
+sums of the manche deltas, ranks follow totals, and the counters of each profile's `yanniv`
+row of `profile_games` are aggregated from the generated rows, so the profile pages show true
+numbers (every generated match is YANNIV, the default of `finished_matches.game`). The
+ratings are synthetic (mu from a hidden skill, sigma shrinking with matches played) instead of
+replaying a million matches through openskill: the benchmark measures queries, not rating
+arithmetic.
 """
 
 from __future__ import annotations
@@ -72,6 +74,11 @@ PROFILE_COLUMNS = (
     "pseudo_key",
     "created_at",
     "last_played_at",
+)
+GAME = "yanniv"
+GAME_COLUMNS = (
+    "profile_id",
+    "game",
     "mu",
     "sigma",
     "ordinal",
@@ -80,15 +87,15 @@ PROFILE_COLUMNS = (
     "manches_played",
     "manches_won",
     "points_sum",
-    "yanniv_calls",
-    "yanniv_successes",
+    "calls",
+    "calls_won",
     "best_total",
 )
 #: Secondary indexes rebuilt after the bulk load on PostgreSQL (faster than maintaining them).
 SECONDARY = (
-    "ix_profiles_rating",
-    "ix_profiles_wins",
-    "ix_profiles_matches",
+    "ix_profile_games_rating",
+    "ix_profile_games_wins",
+    "ix_profile_games_matches",
     "ix_finished_matches_finished_at",
     "ix_finished_match_players_profile_recent",
 )
@@ -186,8 +193,8 @@ def generate(n_profiles: int, n_matches: int, manches: int, seed: int) -> Data:
     )
 
 
-def profile_rows(d: Data) -> Iterator[tuple]:
-    """Profiles with counters aggregated from the generated rows."""
+def profile_rows(d: Data) -> Iterator[tuple[tuple, tuple]]:
+    """(profile, its `yanniv` row of profile_games) with counters aggregated from the rows."""
     n = d.n_profiles
     p = d.profile_of
     played = np.bincount(p, minlength=n)
@@ -208,12 +215,16 @@ def profile_rows(d: Data) -> Iterator[tuple]:
         if not played[i]:
             continue
         pseudo = f"Joueur{i + 1:06d}"
-        yield (
+        identity = (
             i + 1,
             pseudo,
             pseudo.casefold(),
             created,
             EPOCH + timedelta(seconds=int(last[i])),
+        )
+        yield identity, (
+            i + 1,
+            GAME,
             float(mu[i]),
             float(sigma[i]),
             float(ordinal[i]),
@@ -351,7 +362,8 @@ def write_postgres(engine: Engine, d: Data) -> None:
         # Skip foreign-key triggers during the load (superuser only; the data is consistent).
         conn.execute(text("SET session_replication_role = replica"))
         for table, cols, rows in (
-            ("profiles", PROFILE_COLUMNS, profile_rows(d)),
+            ("profiles", PROFILE_COLUMNS, (p for p, _ in profile_rows(d))),
+            ("profile_games", GAME_COLUMNS, (g for _, g in profile_rows(d))),
             ("finished_matches", MATCH_COLUMNS, match_rows(d)),
             ("finished_match_players", PLAYER_COLUMNS, player_rows(d)),
             ("finished_manches", MANCHE_COLUMNS, None),
@@ -399,7 +411,8 @@ def write_sqlite(engine: Engine, d: Data) -> None:
         cur.execute("PRAGMA journal_mode=OFF")
         cur.execute("PRAGMA synchronous=OFF")
         for table, cols, rows in (
-            ("profiles", PROFILE_COLUMNS, profile_rows(d)),
+            ("profiles", PROFILE_COLUMNS, (p for p, _ in profile_rows(d))),
+            ("profile_games", GAME_COLUMNS, (g for _, g in profile_rows(d))),
             ("finished_matches", MATCH_COLUMNS, match_rows(d)),
             ("finished_match_players", PLAYER_COLUMNS, player_rows(d)),
             ("finished_manches", MANCHE_COLUMNS, None),
@@ -454,12 +467,14 @@ def main(argv: list[str] | None = None) -> int:
     else:
         write_sqlite(engine, d)
     with engine.begin() as conn:  # the leaderboard's page counts
+        conn.execute(text("DELETE FROM profile_game_counts WHERE game = :g"), {"g": GAME})
         conn.execute(
             text(
-                "UPDATE profile_counts SET profiles = (SELECT COUNT(*) FROM profiles), "
-                "rated_profiles = (SELECT COUNT(*) FROM profiles WHERE matches_played >= 5) "
-                "WHERE id = 1"
-            )
+                "INSERT INTO profile_game_counts (game, profiles, rated_profiles) "
+                "SELECT game, COUNT(*), COUNT(CASE WHEN matches_played >= 5 THEN 1 END) "
+                "FROM profile_games WHERE game = :g GROUP BY game"
+            ),
+            {"g": GAME},
         )
     print(f"done in {time.perf_counter() - t0:.1f} s")
     engine.dispose()

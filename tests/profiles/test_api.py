@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from html import unescape
 
 import pytest
 from fastapi import FastAPI
@@ -49,11 +50,23 @@ def test_leaderboard_json_and_page(client: TestClient, ids: list[int]) -> None:
         res = client.get("/api/leaderboard", params={"sort": sort, "page": 1})
         assert res.status_code == 200
         body = res.json()
-        assert body["sort"] == sort and body["total"] == 3
+        assert body["sort"] == sort and body["total"] == 3 and body["game"] == "yanniv"
         assert {e["pseudo"] for e in body["entries"]} == {"Léa", "Bob", "Zoé"}
         assert all("±" in e["rating"]["display"] for e in body["entries"])
     assert client.get("/api/leaderboard", params={"sort": "nope"}).status_code == 422
     assert client.get("/api/leaderboard", params={"page": 0}).status_code == 422
+    same = client.get("/api/leaderboard", params={"game": "yanniv", "sort": "wins"}).json()
+    assert same == client.get("/api/leaderboard", params={"sort": "wins"}).json()
+    unknown = client.get("/api/leaderboard", params={"game": "belote"})
+    assert unknown.status_code == 422
+    assert unknown.json() == {
+        "code": "unknown_game",
+        "message": "Ce jeu n'existe pas sur le site.",
+        "message_en": "This game does not exist on this site.",
+    }
+    missing = client.get("/classement", params={"game": "belote"})
+    assert missing.status_code == 404
+    assert "Ce jeu n'existe pas sur le site." in unescape(missing.text)
 
     page = client.get("/classement", params={"sort": "wins"})
     assert page.status_code == 200
@@ -67,7 +80,9 @@ def test_profile_json_and_page(client: TestClient, ids: list[int]) -> None:
     res = client.get("/api/profiles/L%C3%89A")  # case-insensitive
     assert res.status_code == 200
     body = res.json()
-    assert body["pseudo"] == "Léa" and body["matches_played"] == 7
+    assert body["pseudo"] == "Léa"
+    assert [(g["game"], g["matches_played"]) for g in body["games"]] == [("yanniv", 7)]
+    assert body["games"][0]["calls"] >= body["games"][0]["calls_won"] > 0
     assert body["last_matches"][0]["url"] == f"/match/{ids[-1]}"
     assert body["owned"] is False
     client.cookies.set("yanniv_owner", S.LEA)
@@ -77,6 +92,8 @@ def test_profile_json_and_page(client: TestClient, ids: list[int]) -> None:
     assert page.status_code == 200
     assert "Profil de Léa" in page.text and f'href="/match/{ids[0]}"' in page.text
     assert 'id="password-form"' in page.text  # the owner can set a password
+    assert '<h2 id="game-yanniv">YANNIV</h2>' in page.text  # one section per game played
+    assert "Annonces (réussies)" in page.text
 
     missing = client.get("/api/profiles/Personne")
     assert missing.status_code == 404 and "Aucun profil" in missing.json()["message"]

@@ -82,4 +82,6 @@ def test_engine_matches_round_trip(session: Session) -> None:
     for name in NAMES:
         p = profile_stats(session, name)
         assert p is not None
-        assert (p.matches_played, p.matches_won) == (played[name], wins[name])
+        assert [(g.game, g.matches_played, g.matches_won) for g in p.games] == [
+            ("yanniv", played[name], wins[name])
+        ]

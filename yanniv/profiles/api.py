@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from yanniv.db.session import DbSession
+from yanniv.games import DEFAULT_GAME, GAMES
 from yanniv.lang import lang_of
 from yanniv.profiles.errors import ProfileRefusal
 from yanniv.profiles.identity import OWNER_COOKIE, request_owner_secret
@@ -49,10 +50,30 @@ QueryPseudo = Annotated[str, Query(min_length=1, description="the pseudo, as typ
 # --- JSON API ---
 
 
-@router.get("/api/leaderboard", response_model=LeaderboardPage, tags=["profiles"])
-def api_leaderboard(db: DbSession, sort: SortKey = "rating", page: Page = 1) -> LeaderboardPage:
-    """A page of the leaderboard: by rating (profiles with enough matches), wins or matches."""
-    return leaderboard(db, sort, page, PER_PAGE)
+# --- per-game leaderboard (issue 17: one rating per game) ---
+
+GameId = Annotated[str, Query(max_length=32, description="a game id of GET /api/games")]
+
+
+def _known_game(game: str) -> str:
+    if game not in GAMES:
+        raise ProfileRefusal("unknown_game")
+    return game
+
+
+@router.get(
+    "/api/leaderboard", response_model=LeaderboardPage, tags=["profiles"],
+    responses={422: {"description": "unknown game"}},
+)
+def api_leaderboard(
+    db: DbSession, sort: SortKey = "rating", page: Page = 1, game: GameId = DEFAULT_GAME
+) -> LeaderboardPage:
+    """A page of a game's leaderboard: by rating (profiles with enough matches of this game),
+    wins or matches."""
+    return leaderboard(db, sort, page, PER_PAGE, game=_known_game(game))
+
+
+# --- end of the per-game leaderboard ---
 
 
 def _profile(pseudo: str, request: Request, db: DbSession) -> ProfileOut:

@@ -11,6 +11,7 @@ from __future__ import annotations
 #: Every code the profiles API refuses with (a test checks each is catalogued).
 CODES = frozenset({
     "profile_not_found", "match_not_found", "not_owner", "login_failed", "login_throttled",
+    "unknown_game",
 })
 
 

@@ -1,9 +1,11 @@
 """Tables for profiles, their owners and finished matches.
 
 Pages must stay fast with 100,000 profiles and 1,000,000 matches, so every number the
-leaderboard or a profile header shows is a denormalized counter on `profiles`, kept up to date
-by `record_finished_match`; the per-match tables only feed "last matches" and match pages,
-through indexes on (profile, finished_at) and the match id.
+leaderboard or a profile header shows is a denormalized counter, kept up to date by
+`record_finished_match`: the identity (pseudo, password, owners) is on `profiles`, the rating
+and statistics of each game the profile played on `profile_games` (one row per profile and
+game: a YANNIV rating says nothing about classic Yaniv). The per-match tables only feed "last
+matches" and match pages, through indexes on (profile, finished_at) and the match id.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ BigId = BigInteger().with_variant(Integer(), "sqlite")
 
 
 class Profile(Base):
-    """A pseudo that finished at least one rated match, with its counters and rating."""
+    """A pseudo that finished at least one rated match: its identity, whatever the game."""
 
     __tablename__ = "profiles"
 
@@ -49,7 +51,28 @@ class Profile(Base):
     pseudo_key: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(200), default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: Last rated match of any game.
     last_played_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+def _rated(column: str) -> Any:
+    return text(f"{column} >= {MIN_RATED_MATCHES}")
+
+
+class ProfileGame(Base):
+    """A profile's rating and counters in one game, created by its first rated match of it.
+
+    `calls` / `calls_won` count the manche-ending calls the player made and those that
+    succeeded: YANNIV in YANNIV, "Yaniv" in classic Yaniv (every game of the family has one).
+    """
+
+    __tablename__ = "profile_games"
+
+    profile_id: Mapped[int] = mapped_column(
+        ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: The game's registry id (`yanniv.games.GAMES`).
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
     mu: Mapped[float] = mapped_column(Float, default=MU0)
     sigma: Mapped[float] = mapped_column(Float, default=SIGMA0)
     #: mu - 3 sigma, the conservative estimate the leaderboard sorts by.
@@ -60,33 +83,39 @@ class Profile(Base):
     manches_won: Mapped[int] = mapped_column(Integer, default=0)
     #: Sum of score changes over the manches played (for the mean points per manche).
     points_sum: Mapped[int] = mapped_column(Integer, default=0)
-    yanniv_calls: Mapped[int] = mapped_column(Integer, default=0)
-    yanniv_successes: Mapped[int] = mapped_column(Integer, default=0)
-    #: Lowest final total over all matches (lower is better in YANNIV).
+    calls: Mapped[int] = mapped_column(Integer, default=0)
+    calls_won: Mapped[int] = mapped_column(Integer, default=0)
+    #: Lowest final total over all matches (lower is better in the Yaniv family).
     best_total: Mapped[int | None] = mapped_column(Integer, default=None)
 
+    # Each leaderboard of a game is one range of one index: (game, sort key, profile id).
+    # The rating one also carries matches_played, its WHERE column, so that SQLite reads it
+    # as a covering index (it otherwise fetches every row to re-check the predicate).
     __table_args__ = (
         Index(
-            "ix_profiles_rating",
+            "ix_profile_games_rating",
+            game,
             ordinal.desc(),
-            id,
-            postgresql_where=text(f"matches_played >= {MIN_RATED_MATCHES}"),
-            sqlite_where=text(f"matches_played >= {MIN_RATED_MATCHES}"),
+            profile_id,
+            matches_played,
+            postgresql_where=_rated("matches_played"),
+            sqlite_where=_rated("matches_played"),
         ),
-        Index("ix_profiles_wins", matches_won.desc(), id),
-        Index("ix_profiles_matches", matches_played.desc(), id),
+        Index("ix_profile_games_wins", game, matches_won.desc(), profile_id),
+        Index("ix_profile_games_matches", game, matches_played.desc(), profile_id),
     )
 
 
 class ProfileCounts(Base):
-    """Single row (id 1): how many profiles exist and how many are rated (enough matches).
+    """Per game: how many profiles played it and how many are rated (enough matches).
 
-    Kept by `record_finished_match` so leaderboard pages need no COUNT over 100,000 rows.
+    Kept by `record_finished_match` (a row appears with a game's first profile) so leaderboard
+    pages need no COUNT over 100,000 rows.
     """
 
-    __tablename__ = "profile_counts"
+    __tablename__ = "profile_game_counts"
 
-    id: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
     profiles: Mapped[int] = mapped_column(Integer, default=0)
     rated_profiles: Mapped[int] = mapped_column(Integer, default=0)
 

@@ -1,9 +1,9 @@
-"""Ratings as shown to players, and the leaderboard queries.
+"""Ratings as shown to players, and the per-game leaderboard queries.
 
-Every leaderboard sort reads one index of `profiles` (see models.py): the page's ids come from
-an index-only scan with LIMIT/OFFSET, then only those 50 rows are fetched (a "deferred join",
-so deep pages do not read every skipped row). The number of pages comes from the one-row
-`profile_counts`, not from a COUNT over every profile.
+Every leaderboard sort of a game reads one range of one index of `profile_games` (see
+models.py): the page's ids come from an index-only scan with LIMIT/OFFSET, then only those 50
+rows are fetched (a "deferred join", so deep pages do not read every skipped row). The number
+of pages comes from the game's row of `profile_game_counts`, not from a COUNT.
 """
 
 from __future__ import annotations
@@ -13,16 +13,17 @@ import math
 from sqlalchemy import func, literal_column, select, text
 from sqlalchemy.orm import Session
 
+from yanniv.games import DEFAULT_GAME
 from yanniv.profiles.links import profile_url
-from yanniv.profiles.models import MIN_RATED_MATCHES, Profile, ProfileCounts
+from yanniv.profiles.models import MIN_RATED_MATCHES, Profile, ProfileCounts, ProfileGame
 from yanniv.profiles.schemas import LeaderboardEntry, LeaderboardPage, RatingOut, SortKey
 
 PER_PAGE = 50
 
 _ORDER = {
-    "rating": (Profile.ordinal.desc(), Profile.id),
-    "wins": (Profile.matches_won.desc(), Profile.id),
-    "matches": (Profile.matches_played.desc(), Profile.id),
+    "rating": (ProfileGame.ordinal.desc(), ProfileGame.profile_id),
+    "wins": (ProfileGame.matches_won.desc(), ProfileGame.profile_id),
+    "matches": (ProfileGame.matches_played.desc(), ProfileGame.profile_id),
 }
 
 
@@ -40,30 +41,38 @@ def ratio(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def _filter(sort: SortKey) -> list:
-    # Same predicate as the partial index ix_profiles_rating, as a literal rather than a bound
-    # parameter: SQLite only uses a partial index when it can prove the WHERE implies it.
+def _filter(game: str, sort: SortKey) -> list:
+    # Same predicate as the partial index ix_profile_games_rating, as a literal rather than a
+    # bound parameter: SQLite only uses a partial index when it can prove the WHERE implies it.
     at_least = literal_column(str(MIN_RATED_MATCHES))
-    return [Profile.matches_played >= at_least] if sort == "rating" else []
+    rated = [ProfileGame.matches_played >= at_least] if sort == "rating" else []
+    return [ProfileGame.game == game, *rated]
 
 
-def _total(session: Session, sort: SortKey) -> int:
-    counts = session.get(ProfileCounts, 1)
-    if counts is None:  # not expected: migration 0002 inserts the row
-        where = _filter(sort)
-        return session.execute(select(func.count()).select_from(Profile).where(*where)).scalar_one()
+def _total(session: Session, game: str, sort: SortKey) -> int:
+    counts = session.get(ProfileCounts, game)
+    if counts is None:  # no profile has played this game yet (the row comes with the first)
+        where = _filter(game, sort)
+        return session.execute(
+            select(func.count()).select_from(ProfileGame).where(*where)
+        ).scalar_one()
     return counts.rated_profiles if sort == "rating" else counts.profiles
 
 
 def leaderboard(
-    session: Session, sort: SortKey = "rating", page: int = 1, per_page: int = PER_PAGE
+    session: Session,
+    sort: SortKey = "rating",
+    page: int = 1,
+    per_page: int = PER_PAGE,
+    *,
+    game: str = DEFAULT_GAME,
 ) -> LeaderboardPage:
-    """One page of the leaderboard; `page` is 1-based and clamped to at least 1."""
+    """One page of `game`'s leaderboard; `page` is 1-based and clamped to at least 1."""
     page = max(page, 1)
-    total = _total(session, sort)
+    total = _total(session, game, sort)
     ids = (
-        select(Profile.id)
-        .where(*_filter(sort))
+        select(ProfileGame.profile_id)
+        .where(*_filter(game, sort))
         .order_by(*_ORDER[sort])
         .limit(per_page)
         .offset((page - 1) * per_page)
@@ -72,17 +81,20 @@ def leaderboard(
     rows = session.execute(
         select(
             Profile.pseudo,
-            Profile.mu,
-            Profile.sigma,
-            Profile.ordinal,
-            Profile.matches_played,
-            Profile.matches_won,
+            ProfileGame.mu,
+            ProfileGame.sigma,
+            ProfileGame.ordinal,
+            ProfileGame.matches_played,
+            ProfileGame.matches_won,
         )
-        .join(ids, ids.c.id == Profile.id)
+        .join(ids, ids.c.profile_id == ProfileGame.profile_id)
+        .join(Profile, Profile.id == ProfileGame.profile_id)
+        .where(ProfileGame.game == game)
         .order_by(*_ORDER[sort])
     ).all()
     first = (page - 1) * per_page + 1
     return LeaderboardPage(
+        game=game,
         sort=sort,
         page=page,
         per_page=per_page,
@@ -104,32 +116,36 @@ def leaderboard(
     )
 
 
-def rating_position(session: Session, profile: Profile) -> int | None:
-    """Place of `profile` in the rating leaderboard (None below the minimum of matches).
+def rating_position(session: Session, row: ProfileGame) -> int | None:
+    """Place of a profile in its game's rating leaderboard (None below the minimum of matches).
 
     Counts the rows ahead of it in the partial index: an index-only range scan.
     """
-    if profile.matches_played < MIN_RATED_MATCHES:
+    if row.matches_played < MIN_RATED_MATCHES:
         return None
     # Two range conditions rather than one OR, so each is an index-only count.
     if session.get_bind().dialect.name == "sqlite":
-        # SQLite's planner otherwise picks ix_profiles_matches and reads the whole table.
+        # SQLite's planner may otherwise pick ix_profile_games_matches and read the game's rows.
         ahead = session.execute(
             text(
-                "SELECT COUNT(*) FROM profiles INDEXED BY ix_profiles_rating "
-                f"WHERE matches_played >= {MIN_RATED_MATCHES} AND ordinal > :o"
+                "SELECT COUNT(*) FROM profile_games INDEXED BY ix_profile_games_rating "
+                f"WHERE game = :g AND matches_played >= {MIN_RATED_MATCHES} AND ordinal > :o"
             ),
-            {"o": profile.ordinal},
+            {"g": row.game, "o": row.ordinal},
         ).scalar_one()
     else:
         ahead = session.execute(
             select(func.count())
-            .select_from(Profile)
-            .where(*_filter("rating"), Profile.ordinal > profile.ordinal)
+            .select_from(ProfileGame)
+            .where(*_filter(row.game, "rating"), ProfileGame.ordinal > row.ordinal)
         ).scalar_one()
     tied = session.execute(
         select(func.count())
-        .select_from(Profile)
-        .where(*_filter("rating"), Profile.ordinal == profile.ordinal, Profile.id < profile.id)
+        .select_from(ProfileGame)
+        .where(
+            *_filter(row.game, "rating"),
+            ProfileGame.ordinal == row.ordinal,
+            ProfileGame.profile_id < row.profile_id,
+        )
     ).scalar_one()
     return ahead + tied + 1

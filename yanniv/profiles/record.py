@@ -10,7 +10,9 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -18,11 +20,14 @@ from yanniv.profiles.identity import hash_secret, pseudo_key
 from yanniv.profiles.links import profile_url
 from yanniv.profiles.models import (
     MIN_RATED_MATCHES,
+    MU0,
+    SIGMA0,
     FinishedMancheRow,
     FinishedMatchPlayer,
     FinishedMatchRow,
     Profile,
     ProfileCounts,
+    ProfileGame,
     ProfileOwner,
 )
 from yanniv.profiles.rating_model import ordinal, rate
@@ -195,8 +200,51 @@ def _link_profiles(session: Session, match: FinishedMatch, now: datetime) -> dic
     return linked
 
 
+def _game_rows(session: Session, linked: dict[int, Profile], game: str) -> dict[int, ProfileGame]:
+    """Seat -> the linked profile's row for `game`, created for its first match of the game.
+
+    The profile rows are locked (`_get_or_create`), so no concurrent record creates these.
+    """
+    ids = [p.id for p in linked.values()]
+    if not ids:
+        return {}
+    found = {
+        g.profile_id: g
+        for g in session.execute(
+            select(ProfileGame).where(ProfileGame.profile_id.in_(ids), ProfileGame.game == game)
+        ).scalars()
+    }
+    rows: dict[int, ProfileGame] = {}
+    for seat, profile in linked.items():
+        row = found.get(profile.id)
+        if row is None:
+            row = ProfileGame(profile_id=profile.id, game=game, mu=MU0, sigma=SIGMA0,
+                              ordinal=ordinal(MU0, SIGMA0), matches_played=0, matches_won=0,
+                              manches_played=0, manches_won=0, points_sum=0, calls=0,
+                              calls_won=0, best_total=None)
+            session.add(row)
+        rows[seat] = row
+    session.flush()
+    return rows
+
+
+def _count(session: Session, game: str, created: int, promoted: int) -> None:
+    """Add to the game's leaderboard counts; its row appears with the game's first profile.
+
+    One upsert (both supported databases have ON CONFLICT), so two first matches of a new
+    game cannot both insert the row.
+    """
+    make = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    stmt = make(ProfileCounts).values(game=game, profiles=created, rated_profiles=promoted)
+    session.execute(stmt.on_conflict_do_update(
+        index_elements=[ProfileCounts.game],
+        set_={"profiles": ProfileCounts.profiles + created,
+              "rated_profiles": ProfileCounts.rated_profiles + promoted},
+    ))
+
+
 def record_finished_match(session: Session, match: FinishedMatch) -> int:
-    """Store `match`, update the profiles' counters and ratings; returns the record id.
+    """Store `match`, update the profiles' counters and ratings in its game; returns the id.
 
     Bots never get a profile. An unrated match is stored (for its page and replay) but touches
     no profile.
@@ -221,30 +269,31 @@ def record_finished_match(session: Session, match: FinishedMatch) -> int:
     ranks = match_ranks(match)
     linked = _link_profiles(session, match, now) if match.rated else {}
     session.flush()
-    created = sum(p.matches_played == 0 for p in linked.values())
-    promoted = sum(p.matches_played == MIN_RATED_MATCHES - 1 for p in linked.values())
+    games = _game_rows(session, linked, match.game)
+    created = sum(g.matches_played == 0 for g in games.values())
+    promoted = sum(g.matches_played == MIN_RATED_MATCHES - 1 for g in games.values())
 
-    rated_seats = sorted(linked)
-    before = {s: linked[s].ordinal for s in rated_seats}
+    rated_seats = sorted(games)
+    before = {s: games[s].ordinal for s in rated_seats}
     if len(rated_seats) >= 2:
         new = rate(
-            [(linked[s].mu, linked[s].sigma) for s in rated_seats], [ranks[s] for s in rated_seats]
+            [(games[s].mu, games[s].sigma) for s in rated_seats], [ranks[s] for s in rated_seats]
         )
         for seat, (mu, sigma) in zip(rated_seats, new, strict=True):
-            p = linked[seat]
-            p.mu, p.sigma, p.ordinal = mu, sigma, ordinal(mu, sigma)
-    for seat, p in linked.items():
+            g = games[seat]
+            g.mu, g.sigma, g.ordinal = mu, sigma, ordinal(mu, sigma)
+    for seat, g in games.items():
         st = stats[seat]
-        p.matches_played += 1
-        p.matches_won += ranks[seat] == 1
-        p.manches_played += st.manches_played
-        p.manches_won += st.manches_won
-        p.points_sum += st.points_sum
-        p.yanniv_calls += st.calls
-        p.yanniv_successes += st.successes
+        g.matches_played += 1
+        g.matches_won += ranks[seat] == 1
+        g.manches_played += st.manches_played
+        g.manches_won += st.manches_won
+        g.points_sum += st.points_sum
+        g.calls += st.calls
+        g.calls_won += st.successes
         total = match.totals[seat]
-        p.best_total = total if p.best_total is None else min(p.best_total, total)
-        p.last_played_at = match.finished_at
+        g.best_total = total if g.best_total is None else min(g.best_total, total)
+        linked[seat].last_played_at = match.finished_at
 
     session.execute(
         insert(FinishedMatchPlayer),
@@ -259,20 +308,13 @@ def record_finished_match(session: Session, match: FinishedMatch) -> int:
                 "rank": ranks[p.seat],
                 "finished_at": match.finished_at,
                 "ordinal_before": before.get(p.seat),
-                "ordinal_after": linked[p.seat].ordinal if p.seat in linked else None,
+                "ordinal_after": games[p.seat].ordinal if p.seat in games else None,
             }
             for p in match.players
         ],
     )
     if created or promoted:
-        session.execute(
-            update(ProfileCounts)
-            .where(ProfileCounts.id == 1)
-            .values(
-                profiles=ProfileCounts.profiles + created,
-                rated_profiles=ProfileCounts.rated_profiles + promoted,
-            )
-        )
+        _count(session, match.game, created, promoted)
     manche_rows = [r for st in stats.values() for r in st.rows]
     if manche_rows:
         session.execute(insert(FinishedMancheRow), manche_rows)

@@ -34,6 +34,7 @@ class LeaderboardEntry(BaseModel):
 
 
 class LeaderboardPage(BaseModel):
+    game: str = Field(description="the game ranked (its id in GET /api/games)")
     sort: SortKey
     page: int
     per_page: int
@@ -56,22 +57,23 @@ class MatchPlayerOut(BaseModel):
 class MatchSummary(BaseModel):
     id: int
     url: str = Field(description="match page, /match/{id}")
+    game: str
     finished_at: datetime
     manches: int
     rated: bool
     players: list[MatchPlayerOut]
 
 
-class ProfileOut(BaseModel):
-    pseudo: str
-    url: str
-    created_at: datetime
-    last_played_at: datetime | None
+class ProfileGameOut(BaseModel):
+    """A profile's rating and statistics in one game."""
+
+    game: str = Field(description="the game's id")
+    name_fr: str
+    name_en: str
     rating: RatingOut
     leaderboard_position: int | None = Field(
-        description="place in the rating leaderboard; None below the minimum number of matches"
+        description="place in this game's rating leaderboard; None below the minimum of matches"
     )
-    min_matches: int
     matches_played: int
     matches_won: int
     win_rate: float | None
@@ -80,13 +82,24 @@ class ProfileOut(BaseModel):
     mean_points_per_manche: float | None = Field(
         description="mean score change per manche played (lower is better)"
     )
-    yanniv_calls: int
-    yanniv_successes: int
-    yanniv_success_rate: float | None
+    calls: int = Field(description="manche-ending calls made (YANNIV in YANNIV)")
+    calls_won: int = Field(description="calls that succeeded")
+    call_success_rate: float | None
     best_total: int | None = Field(description="lowest final total of a match")
+
+
+class ProfileOut(BaseModel):
+    pseudo: str
+    url: str
+    created_at: datetime
+    last_played_at: datetime | None
+    min_matches: int
+    games: list[ProfileGameOut] = Field(
+        description="one entry per game the profile played, in the site's order of games"
+    )
     has_password: bool
     owned: bool = Field(description="whether the requesting browser owns this profile")
-    last_matches: list[MatchSummary]
+    last_matches: list[MatchSummary] = Field(description="of every game, newest first")
 
 
 class MancheOut(BaseModel):
@@ -104,6 +117,7 @@ class MancheOut(BaseModel):
 class MatchOut(BaseModel):
     id: int
     url: str
+    game: str
     room_code: str
     started_at: datetime
     finished_at: datetime

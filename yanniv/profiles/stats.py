@@ -1,6 +1,7 @@
 """Per-profile statistics and match records, read with a fixed number of indexed queries.
 
-The headline numbers come from the counters `record_finished_match` keeps on `profiles`;
+The headline numbers come from the counters `record_finished_match` keeps on `profile_games`
+(one row per game the profile played);
 "last matches" is one range scan of ix_finished_match_players_profile_recent plus one query
 for the players of those matches, never a query per row.
 """
@@ -12,6 +13,7 @@ from collections import defaultdict
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from yanniv.games import GAMES
 from yanniv.profiles.identity import hash_secret, pseudo_key
 from yanniv.profiles.links import profile_url
 from yanniv.profiles.models import (
@@ -20,10 +22,18 @@ from yanniv.profiles.models import (
     FinishedMatchPlayer,
     FinishedMatchRow,
     Profile,
+    ProfileGame,
     ProfileOwner,
 )
 from yanniv.profiles.ratings import rating_out, rating_position, ratio
-from yanniv.profiles.schemas import MancheOut, MatchOut, MatchPlayerOut, MatchSummary, ProfileOut
+from yanniv.profiles.schemas import (
+    MancheOut,
+    MatchOut,
+    MatchPlayerOut,
+    MatchSummary,
+    ProfileGameOut,
+    ProfileOut,
+)
 
 LAST_MATCHES = 20
 
@@ -73,6 +83,7 @@ def last_matches(
         for m in session.execute(
             select(
                 FinishedMatchRow.id,
+                FinishedMatchRow.game,
                 FinishedMatchRow.finished_at,
                 FinishedMatchRow.manches,
                 FinishedMatchRow.rated,
@@ -90,6 +101,7 @@ def last_matches(
         MatchSummary(
             id=i,
             url=match_url(i),
+            game=matches[i].game,
             finished_at=matches[i].finished_at,
             manches=matches[i].manches,
             rated=matches[i].rated,
@@ -113,6 +125,38 @@ def owns(session: Session, profile_id: int, owner_secret: str | None) -> bool:
     )
 
 
+def _game_out(session: Session, g: ProfileGame) -> ProfileGameOut:
+    known = GAMES.get(g.game)  # a game no longer offered keeps its statistics, under its id
+    return ProfileGameOut(
+        game=g.game,
+        name_fr=known.name_fr if known else g.game,
+        name_en=known.name_en if known else g.game,
+        rating=rating_out(g.mu, g.sigma, g.ordinal),
+        leaderboard_position=rating_position(session, g),
+        matches_played=g.matches_played,
+        matches_won=g.matches_won,
+        win_rate=ratio(g.matches_won, g.matches_played),
+        manches_played=g.manches_played,
+        manches_won=g.manches_won,
+        mean_points_per_manche=(
+            round(g.points_sum / g.manches_played, 4) if g.manches_played else None
+        ),
+        calls=g.calls,
+        calls_won=g.calls_won,
+        call_success_rate=ratio(g.calls_won, g.calls),
+        best_total=g.best_total,
+    )
+
+
+def game_rows(session: Session, profile_id: int) -> list[ProfileGame]:
+    """The profile's rows of `profile_games`, in the registry's order of games (then by id)."""
+    order = {game_id: n for n, game_id in enumerate(GAMES)}
+    rows = session.execute(
+        select(ProfileGame).where(ProfileGame.profile_id == profile_id)
+    ).scalars().all()
+    return sorted(rows, key=lambda g: (order.get(g.game, len(order)), g.game))
+
+
 def profile_stats(
     session: Session, pseudo: str, owner_secret: str | None = None, limit: int = LAST_MATCHES
 ) -> ProfileOut | None:
@@ -125,21 +169,8 @@ def profile_stats(
         url=profile_url(p.pseudo),
         created_at=p.created_at,
         last_played_at=p.last_played_at,
-        rating=rating_out(p.mu, p.sigma, p.ordinal),
-        leaderboard_position=rating_position(session, p),
         min_matches=MIN_RATED_MATCHES,
-        matches_played=p.matches_played,
-        matches_won=p.matches_won,
-        win_rate=ratio(p.matches_won, p.matches_played),
-        manches_played=p.manches_played,
-        manches_won=p.manches_won,
-        mean_points_per_manche=(
-            round(p.points_sum / p.manches_played, 4) if p.manches_played else None
-        ),
-        yanniv_calls=p.yanniv_calls,
-        yanniv_successes=p.yanniv_successes,
-        yanniv_success_rate=ratio(p.yanniv_successes, p.yanniv_calls),
-        best_total=p.best_total,
+        games=[_game_out(session, g) for g in game_rows(session, p.id)],
         has_password=p.password_hash is not None,
         owned=owns(session, p.id, owner_secret),
         last_matches=last_matches(session, p.id, limit),
@@ -196,6 +227,7 @@ def match_detail(session: Session, match_id: int) -> MatchOut | None:
     return MatchOut(
         id=m.id,
         url=match_url(m.id),
+        game=m.game,
         room_code=m.room_code,
         started_at=m.started_at,
         finished_at=m.finished_at,

@@ -60,7 +60,8 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Ce jeu se joue à {detail} au plus : retirez d'abord des joueurs.",
         "This game is played by {detail} at most: remove players first.",
     ),
-    "unknown_game": (422, "Jeu inconnu : « {detail} ».", "Unknown game: “{detail}”."),
+    "unknown_game": (422, "Ce jeu n'existe pas sur le site.",
+                     "This game does not exist on this site."),
     "room_started": (
         409,
         "La partie a déjà commencé dans cette salle.",

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from yanniv.db.session import DbSession
+from yanniv.games import DEFAULT_GAME, GAMES
 from yanniv.lang import lang_of
 from yanniv.profiles.api import MatchId, Page
 from yanniv.profiles.identity import request_owner_secret
@@ -50,13 +51,17 @@ def _page(request: Request, name: str, context: dict[str, Any], status: int = 20
 
 @router.get("/classement", response_class=HTMLResponse)
 def page_leaderboard(
-    request: Request, db: DbSession, sort: SortKey = "rating", page: Page = 1
+    request: Request, db: DbSession, sort: SortKey = "rating", page: Page = 1,
+    game: str = DEFAULT_GAME,
 ) -> HTMLResponse:
-    board = leaderboard(db, sort, page, PER_PAGE)
+    # Per game; an unknown game is a 404 page (board None), not a JSON refusal.
+    board = leaderboard(db, sort, page, PER_PAGE, game=game) if game in GAMES else None
     return _page(
         request,
         "leaderboard.html",
-        {"page": "leaderboard", "board": board, "min_matches": MIN_RATED_MATCHES},
+        {"page": "leaderboard", "board": board, "min_matches": MIN_RATED_MATCHES,
+         "games": GAMES, "game": game},
+        status=200 if board is not None else 404,
     )
 
 
