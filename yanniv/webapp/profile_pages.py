@@ -24,6 +24,7 @@ from yanniv.profiles.ratings import PER_PAGE, leaderboard
 from yanniv.profiles.schemas import SortKey
 from yanniv.profiles.stats import match_detail, profile_stats
 from yanniv.profiles.texts import texts, tr
+from yanniv.server.errors import MESSAGES
 from yanniv.webapp.templating import render
 
 router = APIRouter(include_in_schema=False)
@@ -49,6 +50,12 @@ def _page(request: Request, name: str, context: dict[str, Any], status: int = 20
     return render(request, name, {**ctx, **context}, status_code=status)
 
 
+def _message(code: str, request: Request) -> str:
+    """A catalogued refusal's text in the page's language (`server/errors.py` holds them)."""
+    _status, fr, en = MESSAGES[code]
+    return fr if lang_of(request) == "fr" else en
+
+
 @router.get("/classement", response_class=HTMLResponse)
 def page_leaderboard(
     request: Request, db: DbSession, sort: SortKey = "rating", page: Page = 1,
@@ -60,7 +67,7 @@ def page_leaderboard(
         request,
         "leaderboard.html",
         {"page": "leaderboard", "board": board, "min_matches": MIN_RATED_MATCHES,
-         "games": GAMES, "game": game},
+         "games": GAMES, "game": game, "unknown_game": _message("unknown_game", request)},
         status=200 if board is not None else 404,
     )
 
