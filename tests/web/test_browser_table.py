@@ -42,12 +42,16 @@ LAYOUT_JS = """async (sideways) => {
       continue;
     }
     if (sideways) continue;
-    const x = el.classList.contains('card') ? r.left + Math.min(8, r.width / 4) : r.left + r.width / 2;
+    const x = el.classList.contains('card') ? r.left + Math.min(8, r.width / 4)
+      : r.left + r.width / 2;
     const hit = document.elementFromPoint(x, r.top + r.height / 2);
-    if (!hit || !(hit === el || el.contains(hit))) bad.push(`${name} covered by ${hit && hit.outerHTML.slice(0, 80)}`);
+    if (!hit || !(hit === el || el.contains(hit))) {
+      bad.push(`${name} covered by ${hit && hit.outerHTML.slice(0, 80)}`);
+    }
   }
   const doc = document.scrollingElement;
-  return { bad, hand: hand.length, controls: controls.map((el) => el.id || el.dataset.code || el.textContent.trim()),
+  const names = controls.map((el) => el.id || el.dataset.code || el.textContent.trim());
+  return { bad, hand: hand.length, controls: names,
            scrollH: doc.scrollHeight, scrollW: doc.scrollWidth, W, H };
 }"""
 
@@ -92,6 +96,19 @@ def _open(pages: Any, code: str, token: str, viewport: dict[str, int], touch: bo
     page.goto(f"{pages.base}/r/{code}")
     page.wait_for_selector("#hand [data-code]")
     return page
+
+
+def _cues(page: Any) -> None:
+    """Our turn shows in the tab's title; the mute switch is remembered across a reload."""
+    assert page.title().startswith("À vous !"), page.title()
+    assert page.locator("#direction").inner_text().strip() in ("sens horaire", "sens antihoraire")
+    page.click("#mute-btn")
+    assert page.get_attribute("#mute-btn", "aria-pressed") == "true"
+    page.reload()
+    page.wait_for_selector("#hand [data-code]")
+    page.wait_for_selector('#mute-btn[aria-pressed="true"] svg.icon')
+    page.click("#mute-btn")
+    assert page.evaluate("() => localStorage.getItem('yanniv.mute')") == "0"
 
 
 def _narrow(page: Any, where: str) -> None:
@@ -144,9 +161,12 @@ def test_a_match_fits_the_screen(pages: Any, live_server: Any, name: str,
                 page.wait_for_timeout(40)
                 continue
             kind = state(page)["view"]["pending"]["kind"]
-            page.wait_for_selector("#play-btn" if kind == "turn" else f'#decision[data-kind="{kind}"]')
+            shown = "#play-btn" if kind == "turn" else f'#decision[data-kind="{kind}"]'
+            page.wait_for_selector(shown)
             _check(page, kind, mine=True)
             if kind not in seen:
+                if not seen:  # the first turn: the cues
+                    _cues(page)
                 seen.add(kind)
                 screenshot(page, f"table-{name}-{kind}")
                 if name == "phone-360":

@@ -3,6 +3,7 @@
 import { t } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { pseudoOf } from './common.js';
+import { icon } from '../icons.js';
 
 const MUTE_KEY = 'yanniv.mute';
 let audio = null;
@@ -38,23 +39,24 @@ export function sound(name) {
   } catch { /* no audio device */ }
 }
 
-/** The mute switch (remembered on this device). */
+/** The mute switch (remembered on this device); its icon is drawn when the table first shows. */
+let muteBtn = null;
+const showMute = () => {
+  muteBtn.setAttribute('aria-pressed', String(muted));
+  muteBtn.replaceChildren(icon(muted ? 'mute' : 'sound'));
+};
 export function setupMute(button) {
-  const show = () => {
-    button.setAttribute('aria-pressed', String(muted));
-    button.querySelector('use').setAttribute('href', muted ? '#i-mute' : '#i-sound');
-  };
-  show();
   button.addEventListener('click', () => {
     muted = !muted;
     try { localStorage.setItem(MUTE_KEY, muted ? '1' : '0'); } catch { /* private mode */ }
-    show();
+    showMute();
   });
+  muteBtn = button;
 }
 
 const title = document.title;
-const icon = document.querySelector('link[rel=icon]');
-const plainIcon = icon && icon.href;
+const fav = document.querySelector('link[rel=icon]');
+const plainIcon = fav && fav.href;
 const turnIcon = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='7' fill='%23f2b705'/%3E%3Ctext x='8' y='12' font-size='11' text-anchor='middle'%3E%E2%99%A0%3C/text%3E%3C/svg%3E";
 let wasMine = false;
 let momentTimer = 0;
@@ -64,9 +66,10 @@ export function cue(ctx, fresh) {
   const { view, room } = ctx.state;
   const p = view && !view.finished ? view.pending : null;
   const mine = !!p && p.seat === ctx.me;
+  if (muteBtn && !muteBtn.firstChild) showMute();
   if (mine !== wasMine) {
     document.title = mine ? `${t('title.your_turn')} — ${title}` : title;
-    if (icon) icon.href = mine ? turnIcon : plainIcon;
+    if (fav) fav.href = mine ? turnIcon : plainIcon;
     if (mine && p.kind === 'turn') {
       sound('turn');
       if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(60);
