@@ -84,9 +84,20 @@ def _room(base: str, pseudo: str, timer: int | None) -> tuple[str, str]:
     return code, token
 
 
-def _open(pages: Any, code: str, token: str, viewport: dict[str, int], touch: bool) -> Any:
+#: Counts the cards the page moves with the Web Animations API (the FLIP flights).
+COUNT_MOVES_JS = """window.__moves = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  if (this.classList.contains('card')) window.__moves += 1;
+  return animate.apply(this, args);
+};"""
+
+
+def _open(pages: Any, code: str, token: str, viewport: dict[str, int], touch: bool,
+          still: bool) -> Any:
     ctx = pages.browser.new_context(viewport=viewport, locale="fr-FR", has_touch=touch,
-                                    is_mobile=touch)
+                                    is_mobile=touch, reduced_motion="reduce" if still else None)
+    ctx.add_init_script(COUNT_MOVES_JS)
     ctx.set_default_timeout(15_000)
     pages.contexts.append(ctx)
     seat = json.dumps({"seat": 0, "token": token})
@@ -132,7 +143,8 @@ def test_a_match_fits_the_screen(pages: Any, live_server: Any, name: str,
     turns.delay_scale = 0.1
     try:
         code, token = _room(pages.base, f"Moi-{name}", timer)  # a finished match keeps a pseudo
-        page = _open(pages, code, token, viewport, touch)
+        still = name == "phone-360"  # this one asks for reduced motion
+        page = _open(pages, code, token, viewport, touch, still)
         seen: set[str] = set()
         kinds: list[str] = []
         deadline = time.monotonic() + 240
@@ -173,6 +185,9 @@ def test_a_match_fits_the_screen(pages: Any, live_server: Any, name: str,
                     _narrow(page, kind)
             play_one(page, kinds)
         print(f"{name}: decisions reached {sorted(seen)}; {len(kinds)} decisions")
+        moves = page.evaluate("() => window.__moves")
+        print(f"{name}: {moves} card flights")
+        assert (moves == 0) if still else (moves > 20), moves
         assert {"turn", "draw", "reveal"} <= seen, seen
         assert POWER_KINDS & seen, f"no power prompt reached: {sorted(seen)}"
     finally:

@@ -49,15 +49,17 @@ export function animate(before, events, me) {
   const after = capture(me);
   const seat = (s) => before.seats.get(s) || after.seats.get(s);
   const origin = new Map(); // card code -> where it came from, when the card itself was not shown
+  const mine = (s) => s === me;
+  // Where a card leaves from: its place in my hand (or the discard) when shown, else the seat.
+  const at = (s, c) => (c && before.cards.get(c) && (s === null || mine(s)) ? before.cards.get(c).r : s === null ? before.pile : seat(s));
   let n = 0;
   const next = () => 60 * n++;
   for (const e of events) {
-    const mine = (s) => s === me;
     switch (e.type) {
       case 'Played': for (const c of e.cards) origin.set(c, seat(e.seat)); break;
       case 'Drew':
         if (e.card) origin.set(e.card, e.source === 'pile' ? before.pile : undefined);
-        if (!mine(e.seat)) ghost(e.source === 'discard' ? e.card : null, e.source === 'discard' && e.card && before.cards.get(e.card) ? before.cards.get(e.card).r : before.pile, seat(e.seat), next());
+        if (!mine(e.seat)) ghost(e.source === 'discard' ? e.card : null, at(null, e.source === 'discard' && e.card), seat(e.seat), next());
         break;
       case 'QueenDrew': if (!mine(e.seat)) for (let i = 0; i < e.count; i++) ghost(null, before.pile, seat(e.seat), next()); break;
       case 'QueenKept': for (let i = 0; i < e.returned_count; i++) ghost(null, seat(e.seat), after.pile, next()); break;
@@ -65,13 +67,13 @@ export function animate(before, events, me) {
         const [from, to] = e.type === 'FourAnswered' ? [e.seat, e.asker] : [e.seat, e.target];
         if (!e.given && e.type === 'FourAnswered') break;
         if (mine(to) && e.card) origin.set(e.card, seat(from));
-        else ghost(mine(from) ? e.card : null, mine(from) && e.card && before.cards.get(e.card) ? before.cards.get(e.card).r : seat(from), seat(to), next());
+        else ghost(mine(from) ? e.card : null, at(from, e.card), seat(to), next());
         break;
       }
       case 'KingSwapped':
         if (mine(e.seat) && e.taken) origin.set(e.taken, seat(e.target));
         if (mine(e.target) && e.given) origin.set(e.given, seat(e.seat));
-        if (!mine(e.target)) ghost(mine(e.seat) ? e.given : null, mine(e.seat) && e.given && before.cards.get(e.given) ? before.cards.get(e.given).r : seat(e.seat), seat(e.target), next());
+        if (!mine(e.target)) ghost(mine(e.seat) ? e.given : null, at(e.seat, e.given), seat(e.target), next());
         if (!mine(e.seat)) ghost(mine(e.target) ? e.taken : null, seat(e.target), seat(e.seat), next());
         break;
       default: break;
