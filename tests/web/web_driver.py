@@ -66,6 +66,9 @@ def play_one(page: Any, log: list[str]) -> str:
     nodes when it renders, so a click that straddles a render can be lost. If the page still
     shows the same decision with no action awaiting an answer, it decides once more; a second
     stall fails with what the page saw."""
+    if page.locator("#result-close").is_visible():  # the end-of-manche reveal covers the table
+        page.click("#result-close")
+        page.wait_for_selector("#result-close", state="detached")
     s = state(page)
     assert s is not None
     view = s["view"]

@@ -13,6 +13,8 @@ import { renderPrompt } from './table/prompts.js';
 import { renderScores } from './table/scores.js';
 import { renderLog } from './table/log.js';
 import { renderResult } from './table/result.js';
+import { capture, animate, deal } from './table/motion.js';
+import { cue, setupMute } from './table/cues.js';
 
 const root = document.getElementById('room');
 const code = root.dataset.code;
@@ -100,6 +102,9 @@ const joinPanel = document.getElementById('join-panel');
 const lobby = document.getElementById('lobby');
 const table = document.getElementById('table');
 
+let shownEvents = null;
+let shownReveal = false;
+
 function render(state) {
   const lost = !state.closed && !state.connected && state.everConnected;
   conn.textContent = state.closed ? t('room.closed') : state.connected ? '' : t(lost ? 'room.reconnecting' : 'room.connecting');
@@ -115,6 +120,9 @@ function render(state) {
   table.hidden = !playing;
   document.body.dataset.status = playing ? 'playing' : 'waiting';
   if (!playing) { renderLobby(ctx); return; }
+  const fresh = state.events !== shownEvents;
+  shownEvents = state.events;
+  const before = fresh && state.events.length ? capture(ctx.me) : null;
   renderStatus(ctx);
   renderOpponents(ctx);
   renderPile(ctx);
@@ -124,6 +132,11 @@ function render(state) {
   renderScores(ctx);
   renderLog(ctx);
   renderResult(ctx);
+  const revealed = document.getElementById('result').className;
+  if (before && !revealed) animate(before, state.events, ctx.me);
+  if (shownReveal && !revealed && !state.view.finished) deal();
+  shownReveal = !!revealed;
+  cue(ctx, fresh);
   try {
     if (state.dismissedResult !== null) sessionStorage.setItem(resultKey, String(state.dismissedResult));
   } catch { /* ignore */ }
@@ -199,13 +212,23 @@ async function boot() {
   connect();
 }
 
-// Timers tick without re-rendering the table.
+// Timers tick without re-rendering the table; a seat's ring empties as its time runs out.
 setInterval(() => {
   for (const el of document.querySelectorAll('.timer[data-deadline]')) {
     const deadline = Number(el.dataset.deadline);
     el.textContent = timerText(deadline);
     el.classList.toggle('low', deadline - Date.now() < 10000);
   }
+  for (const el of document.querySelectorAll('.ring[data-deadline]')) {
+    el.style.setProperty('--left', String(Math.max(0, (Number(el.dataset.deadline) - Date.now()) / Number(el.dataset.total))));
+  }
 }, 500);
+
+setupMute(document.getElementById('mute-btn'));
+const sideBtn = document.getElementById('side-btn');
+sideBtn.addEventListener('click', () => {
+  const open = table.classList.toggle('side-open');
+  sideBtn.setAttribute('aria-expanded', String(open));
+});
 
 boot();

@@ -27,6 +27,13 @@ export function presenceBadge(ctx, info) {
   return h('span', { class: `badge ${connected ? 'ok' : 'off'}` }, connected ? t('table.online') : t('table.offline'));
 }
 
+/** The same as a dot on a seat's corner (its words for screen readers and as its title). */
+export function presenceDot(ctx, info) {
+  const state = ctx.offline ? 'unknown' : !info || info.connected !== false ? 'ok' : 'off';
+  const words = t({ unknown: 'table.presence_unknown', ok: 'table.online', off: 'table.offline' }[state]);
+  return h('span', { class: `dot ${state}`, title: words }, h('span', { class: 'visually-hidden' }, words));
+}
+
 /** Numbers of the room's rules for texts: `limit` (YANNIV's call limit) and `bonus` (the
  * winner's score, with a real minus sign), from the room summary's `limits`. */
 export function rulesText(room) {

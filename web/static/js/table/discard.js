@@ -3,6 +3,9 @@ import { t, tn } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { cardBack, cardFace, cardLabel } from '../cards.js';
 import { legalOf, seatName } from './common.js';
+import { icon } from '../icons.js';
+
+let shownDirection = 0;
 
 let seenPackets = null;
 
@@ -21,8 +24,17 @@ export function renderPile(ctx) {
       type: 'button', class: 'card back', id: 'pile-btn', 'data-focus': 'pile', 'aria-label': label, title: label,
       disabled: !draw || ctx.busy, onclick: () => draw && ctx.act(draw),
     }, cardBack(), h('span', { class: 'count' }, String(view.pile_count))),
-    h('span', { class: 'small' }, tn('table.cards', view.pile_count)),
-    known);
+    known,
+    direction(view.direction));
+}
+
+/** The direction of play, drawn as a turning arrow; it spins round when a 9 reverses it. */
+function direction(d) {
+  const el = h('span', { class: `direction${d === 1 ? '' : ' ccw'}`, id: 'direction', title: t('table.direction') },
+    icon('dir'), d === 1 ? t('table.clockwise') : t('table.counterclockwise'));
+  if (shownDirection && shownDirection !== d) el.classList.add('flip');
+  shownDirection = d;
+  return el;
 }
 
 export function renderDiscard(ctx) {

@@ -24,6 +24,9 @@ export function renderHand(ctx) {
     return;
   }
   const myTurn = view.pending && view.pending.kind === 'turn' && view.pending.seat === ctx.me;
+  const zone = document.getElementById('hand-zone');
+  zone.classList.toggle('acting', !!view.pending && view.pending.seat === ctx.me && !view.finished);
+  zone.classList.toggle('turn', !!myTurn);
   const hand = sortCodes(view.hand);
   const prev = previous;
   previous = new Set(hand);

@@ -16,6 +16,19 @@ function skipButton(ctx, text) {
   return skip ? btn(text || t('prompt.skip'), () => ctx.act(skip), { class: 'secondary', 'data-focus': 'skip', id: 'skip-btn', disabled: ctx.busy }) : null;
 }
 
+/** Play at once the card just drawn or received, or keep it. */
+function atOnce(ctx, p, key) {
+  const play = legalOf(ctx.state.view, 'PlayAtOnce')[0];
+  const card = play ? play.card : p.cards[0];
+  return [
+    h('h3', null, t(`${key}.title`)),
+    h('p', null, t(`${key}.text`, { card: card ? cardLabel(card) : '' })),
+    h('div', { class: 'options' },
+      play ? btn(t('prompt.play_drawn.play', { card: cardLabel(play.card) }), () => ctx.act(play), { 'data-focus': 'at-once', id: 'at-once-btn', disabled: ctx.busy }) : null,
+      skipButton(ctx, t('prompt.keep'))),
+  ];
+}
+
 const prompts = {
   draw(ctx, p) {
     const view = ctx.state.view;
@@ -31,28 +44,8 @@ const prompts = {
         takes.map((a) => btn(t('prompt.draw.take', { card: cardLabel(a.card) }), () => ctx.act(a), { class: 'secondary', 'data-focus': `take-${a.card}`, 'data-take': a.card, disabled: ctx.busy }))),
     ];
   },
-  play_drawn(ctx, p) {
-    const play = legalOf(ctx.state.view, 'PlayAtOnce')[0];
-    const card = play ? play.card : p.cards[0];
-    return [
-      h('h3', null, t('prompt.play_drawn.title')),
-      h('p', null, t('prompt.play_drawn.text', { card: card ? cardLabel(card) : '' })),
-      h('div', { class: 'options' },
-        play ? btn(t('prompt.play_drawn.play', { card: cardLabel(play.card) }), () => ctx.act(play), { 'data-focus': 'at-once', id: 'at-once-btn', disabled: ctx.busy }) : null,
-        skipButton(ctx, t('prompt.keep'))),
-    ];
-  },
-  four_play_received(ctx, p) {
-    const play = legalOf(ctx.state.view, 'PlayAtOnce')[0];
-    const card = play ? play.card : p.cards[0];
-    return [
-      h('h3', null, t('prompt.four_play.title')),
-      h('p', null, t('prompt.four_play.text', { card: card ? cardLabel(card) : '' })),
-      h('div', { class: 'options' },
-        play ? btn(t('prompt.play_drawn.play', { card: cardLabel(play.card) }), () => ctx.act(play), { 'data-focus': 'at-once', id: 'at-once-btn', disabled: ctx.busy }) : null,
-        skipButton(ctx, t('prompt.keep'))),
-    ];
-  },
+  play_drawn: (ctx, p) => atOnce(ctx, p, 'prompt.play_drawn'),
+  four_play_received: (ctx, p) => atOnce(ctx, p, 'prompt.four_play'),
   choose_power(ctx) {
     return [
       h('h3', null, t('prompt.power.title')),
@@ -170,13 +163,15 @@ export function renderPrompt(ctx) {
   const el = document.getElementById('prompt');
   const { view } = ctx.state;
   const p = view.pending;
+  // The draw and the waiting lines sit above the hand; other decisions open over the table.
+  el.className = p && p.seat === ctx.me && !view.finished && p.kind !== 'turn' && p.kind !== 'draw' ? 'over' : 'dock';
   if (!p || view.finished) { replace(el); return; }
   if (p.seat !== ctx.me) {
     replace(el, h('p', { class: 'waiting-for', id: 'waiting-for' }, waitingText(ctx, p)));
     return;
   }
   if (p.kind === 'turn') {
-    replace(el, h('p', { class: 'waiting-for' }, t('prompt.turn')));
+    replace(el, h('p', { class: 'waiting-for mine' }, t('prompt.turn')));
     return;
   }
   const make = prompts[p.kind];

@@ -1,11 +1,21 @@
-// End of a manche: every hand revealed with its points; end of the match: ranking and "Rejouer".
+// Over the table: the end-of-manche reveal (every hand, the points; it waits for « Continuer »
+// or a few seconds before the next deal shows) and the final ranking with the match sheet.
 import { t, tn } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { cardFace } from '../cards.js';
 import { icon } from '../icons.js';
 import { pseudoOf, rulesText } from './common.js';
+import { scoreTable } from './scores.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
+/** How long the reveal stays, in a timed room, when nobody presses « Continuer »: the server
+ * does not wait, and the next turn's clock may be running. */
+export const REVEAL_MS = 12000;
+let autoFor = null;
+let laterUntil = 0;
+
+/** A profile page address, as yanniv/profiles/links.py writes it. */
+const profileUrl = (p) => (p === '.' || p === '..' ? `/profil?pseudo=${encodeURIComponent(p)}` : `/profil/${encodeURIComponent(p)}`);
 
 function mancheResult(ctx, r) {
   const { room } = ctx.state;
@@ -15,39 +25,62 @@ function mancheResult(ctx, r) {
   if (r.winner !== null && r.winner !== undefined) verdict = t('result.winner', { name: pseudoOf(room, r.winner), ...rulesText(room) });
   else verdict = t('result.tied');
   return [
-    h('h2', null, title),
+    h('h2', { id: 'result-title' }, title),
     h('p', { class: 'winner' }, icon('trophy'), ` ${verdict}`,
       r.caller !== null && r.caller !== undefined ? ` — ${t('result.caller', { name: pseudoOf(room, r.caller) })}` : ''),
-    h('ul', { class: 'hands' }, seats.map((s) => h('li', { dataset: { seat: String(s) } },
-      h('strong', { style: 'min-width:6rem' }, pseudoOf(room, s), s === r.winner ? ' ★' : ''),
-      h('span', { class: 'cards row' }, (r.hands[s] || []).map((c) => cardFace(c))),
-      h('span', null, tn('table.points', r.points[s])),
-      h('span', { class: 'badge' }, `${t('result.delta')} ${signed(r.deltas[s])}`),
-      h('span', { class: 'muted' }, `${t('scores.total')} ${r.totals[s]}`)))),
+    h('ul', { class: 'hands' }, seats.map((s) => h('li', { dataset: { seat: String(s) }, class: s === r.winner ? 'won' : '' },
+      h('strong', null, pseudoOf(room, s), s === r.winner ? ' ★' : ''),
+      h('span', { class: 'cards' }, (r.hands[s] || []).map((c) => cardFace(c))),
+      h('span', { class: 'sum' }, tn('table.points', r.points[s]), ' ',
+        h('span', { class: 'badge' }, `${t('result.delta')} ${signed(r.deltas[s])}`), ' ',
+        h('span', { class: 'muted' }, `${t('scores.total')} ${r.totals[s]}`))))),
+  ];
+}
+
+function ranking(ctx) {
+  const { view, room } = ctx.state;
+  const name = (s) => {
+    const info = room && room.seats ? room.seats.find((x) => x.seat === s) : null;
+    const pseudo = pseudoOf(room, s);
+    return info && !info.is_bot ? h('a', { href: profileUrl(pseudo) }, pseudo) : pseudo;
+  };
+  return [
+    h('h2', { id: 'result-title' }, t('result.match_over')),
+    h('p', { class: 'bravo' }, icon('trophy'), ' ', t('result.bravo', { name: pseudoOf(room, view.ranking[0]) })),
+    h('ol', { class: 'ranking', id: 'ranking' }, view.ranking.map((s, i) => h('li', { class: `place-${i + 1}` },
+      i < 3 ? [icon('medal', `place-${i + 1}`), ' '] : '', name(s), ` — ${tn('table.score', view.scores[s])}`))),
   ];
 }
 
 export function renderResult(ctx) {
   const el = document.getElementById('result');
-  const { view, room } = ctx.state;
+  const { view } = ctx.state;
   const r = view.last_result;
   const parts = [];
   if (view.finished) {
-    parts.push(h('h2', null, t('result.match_over')));
-    parts.push(h('ol', { class: 'ranking', id: 'ranking' }, view.ranking.map((s, i) => h('li', null,
-      i < 3 ? [icon('medal', `place-${i + 1}`), ' '] : '', pseudoOf(room, s), ` — ${tn('table.score', view.scores[s])}`))));
+    parts.push(...ranking(ctx));
     if (ctx.me !== null && ctx.me !== undefined) {
       parts.push(h('p', { class: 'row' },
         h('button', { type: 'button', class: 'big', id: 'rematch-btn', 'data-focus': 'rematch', onclick: ctx.rematch }, t('result.rematch')),
         h('a', { class: 'button secondary', href: '/' }, t('nav.home'))));
     }
+    parts.push(h('h3', null, t('result.sheet')), h('div', { class: 'table-wrap scores' }, scoreTable(ctx)));
     if (r) parts.push(h('details', null, h('summary', null, t('result.last_manche')), h('div', null, mancheResult(ctx, r))));
   } else if (r && ctx.state.dismissedResult !== r.manche) {
+    const close = () => ctx.dispatch({ type: 'dismissResult', manche: r.manche });
+    const timed = !!(ctx.room && ctx.room.settings && ctx.room.settings.timer_seconds);
+    if (timed && autoFor !== r.manche) { autoFor = r.manche; setTimeout(close, REVEAL_MS); }
     parts.push(...mancheResult(ctx, r));
-    parts.push(h('button', { type: 'button', class: 'secondary', id: 'result-close', 'data-focus': 'result-close',
-      onclick: () => ctx.dispatch({ type: 'dismissResult', manche: r.manche }) }, t('result.close')));
+    parts.push(h('button', { type: 'button', id: 'result-close', 'data-focus': 'result-close',
+      class: timed ? 'big timed' : 'big', style: `--reveal:${REVEAL_MS}ms`, onclick: close }, t('result.continue')));
   }
   if (!parts.length) { replace(el); el.className = ''; return; }
-  el.className = 'result';
-  replace(el, parts);
+  const fresh = !el.className;
+  // When the YANNIV call ended the manche, its moment (cues.js) plays before the reveal shows.
+  if (fresh && ctx.state.events.some((e) => e.type === 'YannivCalled')) laterUntil = Date.now() + 1800;
+  el.className = `result-layer${view.finished ? ' final' : ''}${Date.now() < laterUntil ? ' later' : ''}`;
+  // The dialog box stays while it is shown (its entrance plays once); its content is redrawn.
+  if (fresh) replace(el, h('div', { class: 'result', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'result-title' }));
+  replace(el.firstChild, parts);
+  if (fresh) (el.querySelector('#rematch-btn, #result-close') || el.querySelector('button'))?.focus({ preventScroll: true });
 }

@@ -5,9 +5,11 @@ import { pseudoOf } from './common.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
-export function renderScores(ctx) {
+export const renderScores = (ctx) => replace(document.getElementById('scores'), scoreTable(ctx));
+
+/** The match sheet: also shown by the final ranking. */
+export function scoreTable(ctx) {
   const { view, room } = ctx.state;
-  const el = document.getElementById('scores');
   const seats = view.players.map((p) => p.seat);
   const head = h('tr', null, h('th', { scope: 'col' }, t('scores.manche')),
     seats.map((s) => h('th', { scope: 'col', class: `num${s === ctx.me ? ' me' : ''}` }, pseudoOf(room, s))));
@@ -20,5 +22,5 @@ export function renderScores(ctx) {
     })));
   const total = h('tr', { class: 'total' }, h('th', { scope: 'row' }, t('scores.total')),
     seats.map((s) => h('td', { class: `num${s === ctx.me ? ' me' : ''}` }, h('strong', null, String(view.scores[s])))));
-  replace(el, h('table', null, h('caption', { class: 'visually-hidden' }, t('table.scores')), h('thead', null, head), h('tbody', null, rows, total)));
+  return h('table', null, h('caption', { class: 'visually-hidden' }, t('table.scores')), h('thead', null, head), h('tbody', null, rows, total));
 }

@@ -1,4 +1,4 @@
-// Whose turn, direction of play, manche number, constraint in force, last lap after a YANNIV.
+// Whose turn, manche number, constraint in force, last lap after a YANNIV.
 import { t } from '../i18n.js';
 import { h, replace } from '../dom.js';
 import { pseudoOf } from './common.js';
@@ -13,12 +13,9 @@ export function renderStatus(ctx) {
   if (view.finished) turnLine = t('table.finished');
   else if (view.pending && view.pending.seat === ctx.me) turnLine = view.pending.kind === 'turn' ? t('table.your_turn') : t('table.your_decision');
   else turnLine = t('table.turn_of', { name: pseudoOf(room, view.turn) });
-  const clockwise = view.direction === 1;
   const parts = [
     h('span', { class: 'manche' }, manche),
     h('span', { class: 'turn-line', id: 'turn-line' }, turnLine),
-    h('span', { class: 'direction', title: t('table.direction') },
-      h('span', { 'aria-hidden': 'true' }, clockwise ? '↻ ' : '↺ '), clockwise ? t('table.clockwise') : t('table.counterclockwise')),
   ];
   if (view.pending && view.pending.seat === ctx.me && deadline) {
     parts.push(timerBadge(deadline));
