@@ -88,7 +88,7 @@ def test_a_black_hole_is_shown_and_the_action_lands_once(pages: Any, live_server
         text = page.inner_text("#conn")
         assert "Connexion perdue" in text and "reconnexion" in text
         assert page.evaluate(ENABLED_JS) == [], "every action is disabled"
-        assert page.locator("#opponents .badge.unknown").count() == 1
+        assert page.locator("#opponents .dot.unknown").count() == 1
         assert page.locator("#opponents .badge.ok, #opponents .badge.off").count() == 0
         screenshot(page, f"connection-lost-{direction}")
         # What reached the server meanwhile: nothing through a full hole, the action through

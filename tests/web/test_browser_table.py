@@ -111,7 +111,7 @@ def _open(pages: Any, code: str, token: str, viewport: dict[str, int], touch: bo
 
 def _cues(page: Any) -> None:
     """Our turn shows in the tab's title; the mute switch is remembered across a reload."""
-    assert page.title().startswith("À vous !"), page.title()
+    assert page.title().startswith("À vous\u202f!"), page.title()  # French spacing
     assert page.locator("#direction").inner_text().strip() in ("sens horaire", "sens antihoraire")
     page.click("#mute-btn")
     assert page.get_attribute("#mute-btn", "aria-pressed") == "true"
