@@ -29,7 +29,9 @@ export function renderStatus(ctx) {
   }
   if (view.yanniv_caller !== null && view.yanniv_caller !== undefined && !view.finished) {
     const who = view.yanniv_caller === ctx.me ? t('table.you_called') : t('table.called', { name: pseudoOf(room, view.yanniv_caller) });
-    parts.push(h('p', { class: 'lastlap', id: 'lastlap', style: 'flex-basis:100%;margin:0' }, icon('megaphone'), ` ${who} ${t('table.last_lap')}`));
+    // On a short phone only the first words show (the rest is for screen readers).
+    parts.push(h('p', { class: 'lastlap', id: 'lastlap', style: 'flex-basis:100%;margin:0' }, icon('megaphone'),
+      ` ${who} ${t('table.last_lap')}`, h('span', { class: 'more' }, ` ${t('table.last_lap_more')}`)));
   }
   replace(el, parts);
 }
