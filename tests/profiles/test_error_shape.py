@@ -51,13 +51,13 @@ def test_an_owned_pseudo_is_refused_in_both_languages(db_url: str) -> None:
         with app.state.db.sessions.begin() as s:
             record_finished_match(s, S.M1)
         _shape(other.post("/api/rooms", json={"pseudo": "LÉA"}), 409, "pseudo_owned",
-               "Le pseudo « Léa » appartient déjà à un autre joueur : choisissez-en un autre.",
+               "Le pseudo « Léa » appartient déjà à un autre joueur : choisissez-en un autre.",
                "The pseudo “Léa” already belongs to another player: choose another one.")
         owner.cookies.set("yanniv_owner", S.LEA)
         assert owner.post("/api/profiles/L%C3%A9a/password",
                           json={"password": "motdepasse"}).status_code == 200
         _shape(other.post("/api/rooms", json={"pseudo": "léa"}), 409, "pseudo_owned",
-               "Le pseudo « Léa » appartient déjà à un autre joueur : choisissez-en un autre, "
+               "Le pseudo « Léa » appartient déjà à un autre joueur : choisissez-en un autre, "
                "ou, si c'est le vôtre, connectez-vous depuis la page /profil/L%C3%A9a avec son "
                "mot de passe.",
                "The pseudo “Léa” already belongs to another player: choose another one, or, if "
@@ -72,7 +72,7 @@ def test_every_profiles_refusal_is_catalogued() -> None:
     from yanniv.server.errors import MESSAGES
 
     expected = {"profile_not_found", "match_not_found", "not_owner", "login_failed",
-                "login_throttled"}
+                "login_throttled", "unknown_game"}
     assert set(CODES) == expected
     for code in CODES:
         status, fr, en = MESSAGES[code]

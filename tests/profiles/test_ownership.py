@@ -37,7 +37,7 @@ def test_another_browser_is_refused_case_insensitively(
 ) -> None:
     message = check_pseudo(recorded, spelling, secret)
     assert message is not None
-    assert "« Léa » appartient déjà à un autre joueur" in message
+    assert "« Léa » appartient déjà à un autre joueur" in message
     assert "mot de passe" not in message  # no password yet: nothing to log in with
 
 

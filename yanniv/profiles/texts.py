@@ -77,15 +77,15 @@ FR: dict[str, str] = {
     "match.sheet": "Feuille de scores",
     "match.manche": "Manche",
     "match.tiebreak": "départage",
-    "match.legend": "Chaque case : score de la manche (points en main) puis total. ★ a gagné la "
-    "manche ; Y = a annoncé YANNIV (✓ réussi, ✗ raté).",
-    "pseudo.owned": "Le pseudo « {pseudo} » appartient déjà à un autre joueur : "
+    "match.legend": "Chaque case : score de la manche (points en main) puis total. ★ a gagné la "
+    "manche ; Y = a annoncé YANNIV (✓ réussi, ✗ raté).",
+    "pseudo.owned": "Le pseudo « {pseudo} » appartient déjà à un autre joueur : "
     "choisissez-en un autre.",
-    "pseudo.owned_login": "Le pseudo « {pseudo} » appartient déjà à un autre joueur : "
+    "pseudo.owned_login": "Le pseudo « {pseudo} » appartient déjà à un autre joueur : "
     "choisissez-en un autre, ou, si c'est le vôtre, connectez-vous depuis la page {url} avec "
     "son mot de passe.",
     "api.password_set": "Mot de passe enregistré.",
-    "api.login_ok": "Connecté : ce navigateur peut maintenant jouer sous le pseudo {pseudo}.",
+    "api.login_ok": "Connecté : ce navigateur peut maintenant jouer sous le pseudo {pseudo}.",
 }
 
 EN: dict[str, str] = {
