@@ -21,17 +21,19 @@ def _record_match(live_server: Any) -> None:
     if getattr(live_server, "axe_match", False):
         return
     live_server.axe_match = True
+    from tests.profiles.scripted import yanniv_config
     from yanniv.profiles.identity import hash_secret
     from yanniv.profiles.record import record_finished_match
     from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
 
     t0 = datetime(2025, 4, 1, 20, 0, tzinfo=UTC)
     match = FinishedMatch(
-        room_code="AXECHK", seed="axe", started_at=t0, finished_at=t0 + timedelta(minutes=20),
+        room_code="AXECHK", seed="axe", game="yanniv", rules_version="yanniv-2",
+        config=yanniv_config(3, 1), started_at=t0, finished_at=t0 + timedelta(minutes=20),
         players=(FinishedPlayer(0, "Lisible", hash_secret("secret-of-lisible-0123")),
                  FinishedPlayer(1, "Contraste", hash_secret("secret-of-contraste-01")),
                  FinishedPlayer(2, "Ordinateur 2 (moyen)", None, is_bot=True)),
-        manches=(FinishedManche(1, False, 0, True, 0, (2, 17, 9), (-5, 17, 9)),),
+        manches=(FinishedManche(1, False, 0, True, 0, (2, 17, 9), (-5, 17, 9), (0, 1, 2)),),
         totals=(-5, 17, 9), ranking=(0, 2, 1))
     with live_server.app.state.db.sessions.begin() as session:
         record_finished_match(session, match)
