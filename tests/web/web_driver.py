@@ -96,6 +96,26 @@ def _advanced(page: Any, step: int, timeout_ms: float) -> bool:
     return True
 
 
+SELECTION_JS = "() => window.yannivStore.get().selection"
+
+
+def _select(page: Any, codes: list[str]) -> None:
+    """Select `codes` in the hand as a player does: click each card not selected yet, and if
+    « Jouer » does not come on (a click that straddled a render is lost), look at what is
+    selected and click the missing ones again, three times at most."""
+    for _attempt in range(3):
+        chosen = set(page.evaluate(SELECTION_JS))
+        for code in codes:
+            if code not in chosen:
+                page.click(f'#hand [data-code="{code}"]')
+        try:
+            page.wait_for_selector("#play-btn:not([disabled])", timeout=4_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    page.wait_for_selector("#play-btn:not([disabled])")
+
+
 def _decide(page: Any, s: dict, kind: str, log: list[str]) -> None:
     """Click what a player would click for this decision."""
     view = s["view"]
@@ -108,9 +128,7 @@ def _decide(page: Any, s: dict, kind: str, log: list[str]) -> None:
             plays = _legal(s, "Play")
             if plays:
                 best = max(plays, key=lambda a: (sum(map(value, a["cards"])), len(a["cards"])))
-                for code in best["cards"]:
-                    page.click(f'#hand [data-code="{code}"]')
-                page.wait_for_selector("#play-btn:not([disabled])")
+                _select(page, best["cards"])
                 page.click("#play-btn")
             else:
                 page.click("#draw-only-btn")
