@@ -62,9 +62,12 @@ def greedy(v: MatchView) -> Action:
             return _CALL
         plays = [a for a in legal if type(a) is Play]
         if plays:
-            if v.rules.mandatory_powers:
+            # A mandatory Jack brings a card back: only then (a Jack among the plays and a
+            # card in its reach) is the ranking other than `_heaviest`.
+            if v.rules.mandatory_powers and JACK in [c.rank for c in hand]:
                 back = _jack_take_back(v)
-                return max(plays, key=lambda a: _net(a, back))
+                if back is not None:
+                    return max(plays, key=lambda a: _net(a, back))
             return max(plays, key=_heaviest)
         return _draw(legal)
     if kind == "draw":
@@ -111,6 +114,19 @@ def _heaviest(play: Play) -> tuple[int, int]:
     return key
 
 
+_PLAY_JACK: dict[Play, bool] = {}
+
+
+def _with_jack(play: Play) -> bool:
+    """Whether a play holds a Jack, memoized per (interned) play like `_heaviest`."""
+    found = _PLAY_JACK.get(play)
+    if found is None:
+        found = any(c.rank == JACK for c in play.cards)
+        if len(_PLAY_JACK) < 4096:
+            _PLAY_JACK[play] = found
+    return found
+
+
 def _jack_take_back(v: MatchView) -> int | None:
     """Points of the lightest card a Jack played now would have to take back (mandatory
     powers), from the newest non-empty packets within its reach; None if there is none."""
@@ -129,7 +145,7 @@ def _net(play: Play, back: int | None) -> tuple[int, int]:
     """`_heaviest`, minus what a mandatory Jack brings back: without it two greedy players
     could play a Jack and take the other's back forever."""
     points, size = _heaviest(play)
-    if back is not None and any(c.rank == JACK for c in play.cards):
+    if back is not None and _with_jack(play):
         points -= back
     return points, size
 
