@@ -9,7 +9,6 @@ schema (`yanniv schema`) places these definitions beside the platform's messages
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import types
 import typing
 from typing import Any
@@ -18,24 +17,9 @@ from yanniv.engine import actions as engine_actions
 from yanniv.engine import events as engine_events
 from yanniv.engine.cards import RANK_CODES, SUITS, Card, Colour
 from yanniv.engine.view import MatchView
-
-
-def _ref(name: str) -> dict[str, Any]:
-    return {"$ref": f"#/$defs/{name}"}
-
-
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"anyOf": [schema, {"type": "null"}]}
-
-
-def _doc(cls: type) -> str | None:
-    """The class's own docstring (not a dataclass's generated signature), first paragraph."""
-    doc = cls.__dict__.get("__doc__")
-    if not doc or doc.startswith(cls.__name__ + "("):
-        return None
-    return inspect.cleandoc(doc).split("\n\n")[0].replace("\n", " ")
-
-
+from yanniv.games.schema_parts import class_doc as _doc
+from yanniv.games.schema_parts import nullable as _nullable
+from yanniv.games.schema_parts import ref as _ref
 
 
 class _DataclassSchemas:

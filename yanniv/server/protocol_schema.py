@@ -21,7 +21,6 @@ committed file; clients should still ignore fields they do not know.
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 import typing
@@ -32,6 +31,8 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
 from yanniv.games import DEFAULT_GAME, GAMES, Game
+from yanniv.games.schema_parts import nullable as _nullable
+from yanniv.games.schema_parts import ref as _ref
 from yanniv.profiles import schemas as profile_schemas
 from yanniv.server import protocol
 from yanniv.server.room_settings import BASED_ON, TIMER_RANGE, settings_model
@@ -49,20 +50,6 @@ COMMAND = "yanniv schema"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def _ref(name: str) -> dict[str, Any]:
-    return {"$ref": f"#/$defs/{name}"}
-
-
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"anyOf": [schema, {"type": "null"}]}
-
-
-def _doc(cls: type) -> str | None:
-    """The class's own docstring (not a dataclass's generated signature), first paragraph."""
-    doc = cls.__dict__.get("__doc__")
-    if not doc or doc.startswith(cls.__name__ + "("):
-        return None
-    return inspect.cleandoc(doc).split("\n\n")[0].replace("\n", " ")
 
 
 # ---------------------------------------------------------------- pydantic models
