@@ -30,18 +30,28 @@ def _update(known: Known, viewers: Iterable[int], owner: int, add=(), remove=())
     return tuple(rows)
 
 
+def _everyone(known: Known, owner: int, change) -> Known:
+    """Every row (seats and spectators) with `change` applied to its set for `owner`."""
+    return tuple(
+        [(*row[:owner], change(row[owner]), *row[owner + 1 :]) for row in known]
+    )
+
+
 def left_hand(known: Known, owner: int, cards: Iterable[Card]) -> Known:
     """Cards that left `owner`'s hand in the open (played): nobody thinks they are still there."""
     cards = tuple(cards)
     for row in known:
         if row[owner] and not row[owner].isdisjoint(cards):
-            return _update(known, range(len(known)), owner, remove=cards)
+            gone = frozenset(cards)
+            return _everyone(known, owner, gone.__rsub__)
     return known
 
 
 def taken_publicly(known: Known, owner: int, card: Card) -> Known:
-    """A card taken from the discard: everyone, spectators included, knows it is there."""
-    return _update(known, range(len(known)), owner, add=(card,))
+    """A card taken from the discard: everyone, spectators included, knows it is there.
+    (It runs at every take: one tuple per row, no intermediate lists or sets.)"""
+    added = frozenset((card,))
+    return _everyone(known, owner, added.__or__)
 
 
 def learn(known: Known, viewer: int, owner: int, card: Card) -> Known:

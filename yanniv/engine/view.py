@@ -23,8 +23,19 @@ _VALUE = attrgetter("value")
 _NONE: tuple[Card, ...] = ()
 
 
+_SORTED: dict[frozenset[Card], tuple[Card, ...]] = {}
+
+
 def _sorted(cards: frozenset[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=card_key))
+    """Known cards in hand order, memoized: the same sets (carried from state to state) are
+    shown in every view, and a frozenset keeps its hash."""
+    found = _SORTED.get(cards)
+    if found is None:
+        found = tuple(sorted(cards, key=card_key))
+        if len(_SORTED) >= 8192:  # a bound, not a policy: well under 1 MB
+            _SORTED.clear()
+        _SORTED[cards] = found
+    return found
 
 
 #: Pending kinds that would tell others something hidden are shown to them as this kind.
