@@ -64,11 +64,15 @@ def greedy(v: MatchView) -> Action:
         if plays:
             # A mandatory Jack brings a card back: only then (a Jack among the plays and a
             # card in its reach) is the ranking other than `_heaviest`.
-            if v.rules.mandatory_powers and JACK in [c.rank for c in hand]:
+            best = max(plays, key=_heaviest)
+            # Only a Jack among the best plays can lose its place to what it brings back
+            # (any other play keeps its points, every Jack play loses ≥ 1), so the full
+            # ranking runs only then; its result is the same either way.
+            if v.rules.mandatory_powers and _with_jack(best):
                 back = _jack_take_back(v)
                 if back is not None:
                     return max(plays, key=lambda a: _net(a, back))
-            return max(plays, key=_heaviest)
+            return best
         return _draw(legal)
     if kind == "draw":
         if _QUEEN in legal:
