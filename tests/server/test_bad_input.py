@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import event, text
 from starlette.websockets import WebSocketDisconnect
 
 
@@ -118,10 +119,55 @@ def test_database_failure_changes_nothing(client: TestClient, table_cls: Any,
             raise RuntimeError("disk full")
 
         monkeypatch.setattr(rooms.store, "append_action", broken)
+        monkeypatch.setattr(rooms.store, "append_actions", broken)
         answer = actor.act(state["view"]["legal_actions"][0], state["version"])
         assert answer["code"] == "server_error"
         assert rooms.get(table.code).match.state is before
         monkeypatch.undo()
         assert table.step(random.Random(3))
+    finally:
+        table.close()
+
+
+def test_failed_commit_is_never_acknowledged(client: TestClient, table_cls: Any) -> None:
+    """The action's statements run but its transaction's COMMIT fails: the sender gets
+    `server_error` and no `ack`, nobody gets a new state, the log holds no row for it, and
+    the match goes on once the database is back."""
+    table = table_cls(client, 2)
+    engine = client.app.state.db.engine
+    failures: list[int] = []
+
+    def failing_commit(_conn: Any) -> None:
+        failures.append(1)
+        raise RuntimeError("COMMIT failed")
+
+    try:
+        table.connect()
+        actor, other, state = _acting(table)
+        rooms = client.app.state.rooms
+        room = rooms.get(table.code)
+        before, version, step = room.match.state, room.version, room.match.state.step
+        event.listen(engine, "commit", failing_commit)
+        try:
+            actor.send({"type": "action", "id": "doomed", "version": state["version"],
+                        "action": state["view"]["legal_actions"][0]})
+            got = actor.recv_until(lambda m: m["type"] in ("ack", "error"))
+        finally:
+            event.remove(engine, "commit", failing_commit)
+        assert failures, "the commit hook never ran: the test did not test a failing commit"
+        answer = got[-1]
+        assert answer["type"] == "error" and answer["code"] == "server_error", answer
+        assert answer["id"] == "doomed"
+        assert not [m for m in got if m["type"] == "state" and m["version"] > version]
+        assert room.match.state is before and room.version == version
+        with engine.connect() as conn:
+            logged = conn.execute(
+                text("SELECT count(*) FROM room_actions WHERE match_id = :m AND step = :s"),
+                {"m": room.match.id, "s": step},
+            ).scalar()
+        assert logged == 0
+        # The other seat's next state is the next real action's, not the failed one's.
+        assert table.step(random.Random(4))
+        assert other.wait_version(version + 1)["version"] == version + 1
     finally:
         table.close()

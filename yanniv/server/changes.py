@@ -11,7 +11,7 @@ short without one of them forgetting a step.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -43,19 +43,22 @@ def next_row(room: Room, **changes: Any) -> dict[str, Any]:
 async def change_room(
     db: Database,
     room: Room,
-    write: Callable[[dict[str, Any]], T],
+    write: Callable[[dict[str, Any]], T] | None,
     commit: Callable[[T], None],
     *,
     what: str,
     events: tuple[Event, ...] | list[Event] = (),
     ack: Callable[[], None] | None = None,
     announce: bool = True,
+    write_async: Callable[[dict[str, Any]], Awaitable[T]] | None = None,
     **row: Any,
 ) -> T:
     """Change `room` (call under its lock), in this order:
 
     1. its next row (`row` fields changed, version + 1) is handed to `write`, which runs in a
-       database thread and returns what `commit` needs (a new match's id…);
+       database thread and returns what `commit` needs (a new match's id…) — or to
+       `write_async`, awaited on the loop, which returns once its transaction committed (the
+       action log's group commit, `writer.ActionWriter`);
     2. if the write failed: logged, `server_error` raised, memory untouched;
     3. memory takes the new version, status and host, then `commit(result)` changes the rest
        (seats, settings, match, timers) — no await in between, so nobody sees half of it;
@@ -65,7 +68,11 @@ async def change_room(
     """
     snapshot = next_row(room, **row)
     try:
-        result = await db.run(write, snapshot)
+        if write_async is not None:
+            result = await write_async(snapshot)
+        else:
+            assert write is not None
+            result = await db.run(write, snapshot)
     except Exception:
         log.exception("room %s: writing %s failed", room.code, what)
         raise game_error("server_error") from None

@@ -24,8 +24,9 @@ from yanniv.server.protocol import AckOut, outgoing
 from yanniv.server.results import finished_match
 from yanniv.server.room import LiveMatch, Room, Seat, action_fingerprint
 from yanniv.server.settings import Settings
-from yanniv.server.store import RoomStore
+from yanniv.server.store import ActionWrite, RoomStore
 from yanniv.server.timers import Timers, now_ms
+from yanniv.server.writer import ActionWriter
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ class Play:
         self.store = store
         self.rooms = rooms
         self.settings = settings
+        self.writer = ActionWriter(db, store)
         self.timers = Timers(self._on_deadline)
         self.bot_turns = BotTurns(self._bot_play, settings.bot_delay_scale)
 
@@ -119,14 +121,21 @@ class Play:
         record = (finished_match(room, match, new_state, [*match.log, wire], finished_at)
                   if finished_at else None)
 
-        def write(snapshot: dict[str, Any]) -> None:
-            row = {
+        def row(snapshot: dict[str, Any]) -> dict[str, Any]:
+            return {
                 "step": step, "seat": seat, "version": version, "action": wire,
                 "client_id": client_id,
                 "by_timer": client_id is None if by_timer is None else by_timer,
                 "created_at": snapshot["updated_at"],
             }
-            self.store.append_action(snapshot, match.id, row, deadline, record)
+
+        def write(snapshot: dict[str, Any]) -> None:
+            # The last action: the finished match and its record, in one transaction.
+            self.store.append_action(snapshot, match.id, row(snapshot), deadline, record)
+
+        async def write_async(snapshot: dict[str, Any]) -> None:
+            # Any other action: in the next group commit of every room's actions.
+            await self.writer.append(ActionWrite(snapshot, match.id, row(snapshot), deadline))
 
         def commit(_: None) -> None:
             match.state = new_state
@@ -140,6 +149,7 @@ class Play:
         await change_room(
             self.db, room, write, commit, what=f"step {step}", events=events, ack=ack,
             status="finished" if over else room.status,
+            write_async=None if over else write_async,
         )
 
     # ------------------------------------------------------------ out of time

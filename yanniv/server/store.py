@@ -34,6 +34,24 @@ _SET_ROOM = (
     .where(_ROOMS.c.code == bindparam("b_code"))
     .values({name: bindparam(f"b_{name}") for name in _ROOM_FIELDS})
 )
+#: What an action changes in its room's row: not the settings (a JSON text) nor the host.
+_ACTION_ROOM_FIELDS = ("status", "version", "updated_at")
+_SET_ROOM_VERSION = (
+    update(_ROOMS)
+    .where(_ROOMS.c.code == bindparam("b_code"))
+    .values({name: bindparam(f"b_{name}") for name in _ACTION_ROOM_FIELDS})
+)
+
+
+@dataclass(slots=True)
+class ActionWrite:
+    """What one action (not the last of its match) writes: its log row, the match's new
+    deadline, the room's new version (`writer.ActionWriter` batches them)."""
+
+    room: dict[str, Any]
+    match_id: int
+    action: dict[str, Any]
+    deadline_ms: int | None
 
 
 @dataclass
@@ -170,6 +188,18 @@ class RoomStore:
                 update(_ROOMS).where(_ROOMS.c.code == room["code"]).values(**_room_values(room))
             )
             return record_id
+
+    def append_actions(self, writes: list[ActionWrite]) -> None:
+        """Log many rooms' actions (none the last of its match) in one transaction: the rows,
+        the matches' deadlines and the rooms' versions, each one prepared `executemany`."""
+        with self.engine.begin() as conn:
+            conn.execute(_INSERT_ACTION, [{"match_id": w.match_id, **w.action} for w in writes])
+            conn.execute(_SET_DEADLINE, [{"b_id": w.match_id, "b_deadline_ms": w.deadline_ms}
+                                         for w in writes])
+            conn.execute(_SET_ROOM_VERSION, [
+                {"b_code": w.room["code"], **{f"b_{k}": w.room[k] for k in _ACTION_ROOM_FIELDS}}
+                for w in writes
+            ])
 
     @staticmethod
     def _record(session: Session, finished: FinishedMatch) -> int | None:

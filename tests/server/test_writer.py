@@ -1,0 +1,80 @@
+"""The action log's group commit (`server.writer.ActionWriter`): batches form while a write is
+in flight, nobody returns before the transaction holding its action committed, and a bad row
+fails only its own action."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from yanniv.db.session import Database
+from yanniv.server.store import ActionWrite
+from yanniv.server.writer import ActionWriter
+
+
+class FakeStore:
+    """Records each transaction; commits after a pause (a slow disk); refuses bad rows."""
+
+    def __init__(self) -> None:
+        self.committed: set[int] = set()
+        self.transactions: list[list[int]] = []
+        self.lock = threading.Lock()
+
+    def append_actions(self, writes: list[ActionWrite]) -> None:
+        steps = [w.action["step"] for w in writes]
+        time.sleep(0.02)
+        if any(w.action.get("bad") for w in writes):
+            raise ValueError("constraint failed")  # the whole transaction rolls back
+        with self.lock:
+            self.transactions.append(steps)
+            self.committed.update(steps)
+
+
+def _write(step: int, bad: bool = False) -> ActionWrite:
+    return ActionWrite(room={"code": f"R{step}"}, match_id=step,
+                       action={"step": step, "bad": bad}, deadline_ms=None)
+
+
+def _run(tmp_path: Path, writes: list[ActionWrite]) -> tuple[FakeStore, ActionWriter,
+                                                              dict[int, Any]]:
+    db = Database(f"sqlite:///{tmp_path / 'w.sqlite3'}")
+    store = FakeStore()
+    writer = ActionWriter(db, store)  # type: ignore[arg-type]
+    outcome: dict[int, Any] = {}
+
+    async def one(write: ActionWrite) -> None:
+        try:
+            await writer.append(write)
+        except Exception as exc:  # the outcome is what the test looks at
+            outcome[write.action["step"]] = exc
+            return
+        # Returned: its transaction must already be committed.
+        outcome[write.action["step"]] = write.action["step"] in store.committed
+
+    async def main() -> None:
+        await asyncio.gather(*(one(w) for w in writes))
+
+    try:
+        asyncio.run(main())
+    finally:
+        db.close()
+    return store, writer, outcome
+
+
+def test_actions_arriving_together_share_transactions(tmp_path: Path) -> None:
+    store, writer, outcome = _run(tmp_path, [_write(n) for n in range(60)])
+    assert outcome == {n: True for n in range(60)}  # each returned only after its commit
+    assert sorted(s for t in store.transactions for s in t) == list(range(60))
+    assert writer.actions == 60
+    assert writer.batches == len(store.transactions) < 60
+
+
+def test_a_bad_row_fails_only_its_own_action(tmp_path: Path) -> None:
+    writes = [_write(n, bad=(n == 7)) for n in range(20)]
+    store, _writer, outcome = _run(tmp_path, writes)
+    assert isinstance(outcome.pop(7), Exception)
+    assert outcome == {n: True for n in range(20) if n != 7}
+    assert 7 not in store.committed
