@@ -88,7 +88,7 @@ class Scene:
             "codes": set(self.rooms.rooms), "version": room.version, "status": room.status,
             "settings": room.settings.model_dump(), "summary": room.summary(None),
             "state": room.match.state if room.match else None,
-            "log": len(room.match.log) if room.match else None,
+            "step": room.game.step(room.match.state) if room.match else None,
         }
 
     def assert_unchanged(self, before: dict[str, Any]) -> None:

@@ -6,10 +6,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from yanniv.games import get_game
 from yanniv.server.protocol import SERVER_MESSAGE
 
 PAST_RESULTS = frozenset({"history", "last_result"})
@@ -44,7 +46,24 @@ def test_complete_match(client: TestClient, table_cls: Any, seats: int) -> None:
     # Recorded for profiles in the same transaction that marked the match finished.
     with client.app.state.db.engine.connect() as conn:
         rows = conn.execute(text("SELECT status, record_id FROM room_matches")).all()
-    assert len(rows) == 1 and rows[0][0] == "finished" and rows[0][1] is not None
+        assert len(rows) == 1 and rows[0][0] == "finished" and rows[0][1] is not None
+        seed, config, rules_version, actions = conn.execute(
+            text("SELECT seed, config, rules_version, actions FROM finished_matches "
+                 "WHERE id = :id"), {"id": rows[0][1]}).one()
+    # The record holds the whole log (read back from the database, not from memory): it
+    # replays to the scores every seat saw.
+    game = get_game("yanniv")
+    state, _ = game.new_match(game.config_from_data(_json(config), rules_version), seed)
+    logged = _json(actions)
+    for action in logged:
+        state, _ = game.apply(state, game.decode_action(action).action)
+    assert game.is_over(state) and len(logged) == state.step
+    assert list(state.scores) == view["scores"]
+
+
+def _json(value: Any) -> Any:
+    """A JSON column as data (SQLite's driver may hand back its text)."""
+    return orjson.loads(value) if isinstance(value, str | bytes) else value
 
 
 def _hidden_from(state: Any, seat: int) -> set[str]:

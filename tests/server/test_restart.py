@@ -8,9 +8,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from yanniv.engine import MatchConfig, apply, view
 from yanniv.engine.setup import start_match
@@ -76,8 +78,12 @@ def _interrupted_match(app_factory: Callable[..., FastAPI], url: str, table_cls:
         final = table.play_to_end(rng)
         table.close()
         match = room.match
-        actions = list(match.log)
         assert match.seed == SEED
+        with app2.state.db.engine.connect() as conn:  # the log as stored, in step order
+            rows = conn.execute(
+                text("SELECT action FROM room_actions WHERE match_id = :m ORDER BY step"),
+                {"m": match.id})
+            actions = [orjson.loads(a) if isinstance(a, str | bytes) else a for (a,) in rows]
     # An uninterrupted run with the same seed and the same actions ends identically.
     state, _ = start_match(MatchConfig(seats=3, manches=3, first_player=None), SEED)
     for action in actions:

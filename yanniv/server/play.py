@@ -118,8 +118,7 @@ class Play:
         wire = stored if stored is not None else game.encode_action(action)
         version = room.version + 1
         step = game.step(match.state)
-        record = (finished_match(room, match, new_state, [*match.log, wire], finished_at)
-                  if finished_at else None)
+        record = finished_match(room, match, new_state, finished_at) if finished_at else None
 
         def row(snapshot: dict[str, Any]) -> dict[str, Any]:
             return {
@@ -139,10 +138,9 @@ class Play:
 
         def commit(_: None) -> None:
             match.state = new_state
-            match.log.append(wire)
             match.deadline_ms = deadline
             if client_id is not None:
-                match.seen[(seat, client_id)] = (version, action_fingerprint(version - 1, wire))
+                match.acknowledged(seat, client_id, version, action_fingerprint(version - 1, wire))
             bots.observe(room, events)
             self.arm(room)
 

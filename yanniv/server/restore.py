@@ -46,9 +46,8 @@ def restore_room(loaded: LoadedRoom) -> Room:
             match.state, events = game.apply(match.state, game.decode_action(action_data).action)
             bots.observe(room, events)
             match.remember(events)
-            match.log.append(action_data)
             if client_id is not None:
-                match.seen[(seat, client_id)] = (
-                    version, action_fingerprint(version - 1, action_data))
+                match.acknowledged(seat, client_id, version,
+                                   action_fingerprint(version - 1, action_data))
         room.match = match
     return room

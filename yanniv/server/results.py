@@ -15,10 +15,11 @@ from yanniv.server.room import LiveMatch, Room
 
 
 def finished_match(room: Room, match: LiveMatch, state: Any,
-                   actions: list[dict[str, Any]], finished_at: datetime) -> FinishedMatch:
+                   finished_at: datetime) -> FinishedMatch:
     """The record of `match`, ended in `state`, from its game's outcome. Only people's seats
     carry an owner (the browser that played, which the profile belongs to); a seat that was
-    removed has none."""
+    removed has none. Its `actions` are left empty: the store reads the log from the
+    database in the transaction that writes the last action (memory keeps no log)."""
     game = room.game
     outcome = game.outcome(state)
     assert outcome is not None, "only a finished match is recorded"
@@ -43,5 +44,5 @@ def finished_match(room: Room, match: LiveMatch, state: Any,
         room_code=room.code, seed=match.seed, game=game.id, rules_version=match.rules_version,
         config=game.config_to_data(match.config), started_at=match.started_at,
         finished_at=finished_at, players=players, manches=manches, totals=outcome.totals,
-        ranking=outcome.ranking, actions=tuple(actions),
+        ranking=outcome.ranking,
     )

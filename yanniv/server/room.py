@@ -28,6 +28,9 @@ Status = Literal["waiting", "playing", "finished"]
 #: Events of the match kept for the journal a (re)connecting socket receives: about the last
 #: hundred lines the client shows (it writes nothing for a `TurnStarted`).
 JOURNAL_EVENTS = 160
+#: Client action ids remembered per match, the newest (a few per seat: each seat's client has
+#: at most one action in flight, and retries only that one).
+SEEN_IDS = 32
 
 
 @dataclass(eq=False)
@@ -43,10 +46,10 @@ class LiveMatch:
     pseudos: list[str]
     started_at: datetime
     deadline_ms: int | None = None
-    #: Actions as JSON-ready dicts, in order (handed to profiles for replays).
-    log: list[dict[str, Any]] = field(default_factory=list)
     #: (seat, client action id) → the room version its acknowledgement carried and the
-    #: `action_fingerprint` of what was sent under that id (a retry must match it).
+    #: `action_fingerprint` of what was sent under that id (a retry must match it): the
+    #: latest `SEEN_IDS` only (a client retries its one pending action, never an old one).
+    #: The action log itself lives in the database, not here: memory stays flat over a match.
     seen: dict[tuple[int, str], tuple[int, bytes]] = field(default_factory=dict)
     #: The latest events of the match as the engine made them (not redacted: each socket
     #: gets them through `Game.encode_events`, the path of the live broadcast).
@@ -54,6 +57,13 @@ class LiveMatch:
 
     def remember(self, events: tuple[Event, ...] | list[Event]) -> None:
         self.journal.extend(events)
+
+    def acknowledged(self, seat: int, client_id: str, version: int, fingerprint: bytes) -> None:
+        """Remember the id of an applied action (for retries), forgetting the oldest."""
+        seen = self.seen
+        seen[(seat, client_id)] = (version, fingerprint)
+        if len(seen) > SEEN_IDS:
+            del seen[next(iter(seen))]
 
 
 def action_fingerprint(version: int, wire: dict[str, Any]) -> bytes:

@@ -7,7 +7,7 @@ transaction. The action log is appended before the server answers or broadcasts 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -181,6 +181,11 @@ class RoomStore:
             record_id = None
             if finished is not None:
                 values.update(status="finished", finished_at=finished.finished_at)
+                logged = session.scalars(
+                    select(_ACTIONS.c.action).where(_ACTIONS.c.match_id == match_id)
+                    .order_by(_ACTIONS.c.step)
+                ).all()
+                finished = replace(finished, actions=tuple(logged))
                 record_id = self._record(session, finished)
                 values["record_id"] = record_id
             session.execute(update(_MATCHES).where(_MATCHES.c.id == match_id).values(**values))
