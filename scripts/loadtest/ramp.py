@@ -156,7 +156,7 @@ COLUMNS = [
     ("rooms", 6), ("server", 16), ("act/s of", 15), ("actor ms p50/90/99/max", 26),
     ("others ms p50/90/99/max", 26), ("err", 5), ("disc", 5), ("ms/act", 7), ("xnode", 6),
     ("xpy", 5), ("db ms/act", 9), ("cores srv/gen/db/other", 23), ("KB/sock", 8),
-    ("KB end", 7), ("frames B/act", 13),
+    ("KB end", 7), ("frames B/act", 13), ("gen lag ms", 11),
 ]
 
 
@@ -182,6 +182,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             fmt(res["ratio"].get("python-peer"), 2), fmt(db.get("cpu_ms_per_action"), 3),
             cores, fmt(srv["kb_per_socket"]), fmt(srv["kb_per_socket_match_end"]),
             f"{fmt(frames['per_action'], 2)} {fmt(frames['bytes_per_action'], 0)}",
+            f"{fmt(gen['loop_delay_p99_ms'], 0)}/{fmt(gen['loop_delay_max_ms'], 0)}",
         ]
         lines.append("  ".join(c.ljust(w) for c, (_n, w) in zip(cells, COLUMNS, strict=True)))
     return "\n".join(lines)
@@ -256,7 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     print("cores: CPU used over the window by the server, the generator, PostgreSQL's backends"
           " and everything else on the machine; ms/act: server CPU per action (PostgreSQL's"
           " own in db ms/act); xnode, xpy: ms/act over the bare peers' at the same R;"
-          " KB/sock: (RSS at the end of the window - RSS idle) / sockets.")
+          " KB/sock: (RSS at the end of the window - RSS idle) / sockets (KB end: once every"
+          " match ended); frames B/act: frames and bytes received per action; gen lag: the"
+          " generator's event-loop delay p99/max (it adds to the latencies).")
     if args.json:
         Path(args.json).write_text(json.dumps({
             "uptime_start": started, "uptime_end": ended, "args": vars(args),
