@@ -143,7 +143,7 @@ function request(method, path, body, player) {
 
 const stats = {
   errors: {}, httpErrors: {}, closeCodes: {}, disconnects: 0, timeouts: 0, setupErrors: [],
-  matchesFinished: 0, rematches: 0,
+  matchesFinished: 0, rematches: 0, deflated: 0,
 };
 function count(table, key) { table[key] = (table[key] || 0) + 1; }
 function httpError(route, res) {
@@ -304,6 +304,9 @@ function connect(p) {
     });
     p.ws = ws;
     p.opened = resolve;
+    ws.on('open', () => {
+      if (ws.extensions.includes('permessage-deflate')) stats.deflated += 1;
+    });
     ws.on('message', (data) => onMessage(p, data));
     ws.on('error', (err) => count(stats.errors, `socket_error ${err.code || err.message}`));
     ws.on('close', (code) => {
@@ -425,6 +428,7 @@ async function warmUp() {
 
 async function main() {
   await warmUp();
+  stats.deflated = 0;
   const t0 = performance.now();
   const rssIdle = rss();
   emit({ event: 'phase', phase: 'setup', rooms: ROOMS });
@@ -530,7 +534,7 @@ async function main() {
   emit({
     event: 'result',
     rooms: ROOMS, rooms_playing: playing.length, sockets, rate: Number(opt.rate),
-    deflate: opt.deflate, window_s: Math.round(seconds * 100) / 100,
+    deflate: opt.deflate, deflate_sockets: stats.deflated, window_s: Math.round(seconds * 100) / 100,
     actions_sent: win.sent, actions_acked: win.acked,
     actions_per_s: Math.round((win.acked / seconds) * 10) / 10,
     latency_ms: {

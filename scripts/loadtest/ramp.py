@@ -245,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
                 res = row.get("result")
                 print(f"  {rooms} rooms, {kind}: "
                       + (f"{res['actions_per_s']} actions/s, p99 actor "
-                         f"{res['latency_ms']['actor']['p99']} ms, {res['errors']} errors"
+                         f"{res['latency_ms']['actor']['p99']} ms, {res['errors']} errors, "
+                         f"deflate on {res['deflate_sockets']} of {res['sockets']} sockets"
                          if res else f"failed: {row['error']}"), file=sys.stderr, flush=True)
     finally:
         if not args.keep and not args.workdir:
