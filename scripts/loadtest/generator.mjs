@@ -143,7 +143,7 @@ function request(method, path, body, player) {
 
 const stats = {
   errors: {}, httpErrors: {}, closeCodes: {}, disconnects: 0, timeouts: 0, setupErrors: [],
-  matchesFinished: 0, rematches: 0, deflated: 0,
+  matchesFinished: 0, rematches: 0, deflated: 0, matchEndActions: 0,
 };
 function count(table, key) { table[key] = (table[key] || 0) + 1; }
 function httpError(route, res) {
@@ -220,6 +220,7 @@ function act(room) {
   room.records.set(rec.version, rec);
   room.inflight = rec;
   if (rec.counted) win.sent += 1;
+  else if (phase === 'match-end') stats.matchEndActions += 1;
   p.ws.send(JSON.stringify({ type: 'action', id, version: room.latest, action }));
   return true;
 }
@@ -498,6 +499,7 @@ async function main() {
     matchEnd = {
       finished_rooms: playing.filter(over).length,
       seconds: Math.round(performance.now() - tEnd) / 1000, rss_kb: rss(),
+      actions: stats.matchEndActions,
     };
   }
   for (const room of playing) room.done = true;

@@ -103,7 +103,7 @@ class Peer:
             for ws in list(sockets):
                 try:
                     await ws.send_text(frame)
-                except (WebSocketDisconnect, RuntimeError):
+                except (WebSocketDisconnect, RuntimeError, OSError):  # closed meanwhile
                     sockets.discard(ws)
 
     # ---- HTTP ----
