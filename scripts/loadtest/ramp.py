@@ -258,8 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     print("cores: CPU used over the window by the server, the generator, PostgreSQL's backends"
           " and everything else on the machine; ms/act: server CPU per action (PostgreSQL's"
           " own in db ms/act); xnode, xpy: ms/act over the bare peers' at the same R;"
-          " KB/sock: (RSS at the end of the window - RSS idle) / sockets (KB end: once every"
-          " match ended); frames B/act: frames and bytes received per action; gen lag: the"
+          " KB/sock: (RSS at the end of the window - RSS idle, before any room) / sockets"
+          " (--json also has it from RSS before connecting; KB end: once every match ended);"
+          " frames B/act: frames and bytes received per action; gen lag: the"
           " generator's event-loop delay p99/max (it adds to the latencies).")
     if args.json:
         Path(args.json).write_text(json.dumps({
