@@ -1,0 +1,273 @@
+"""The load ramp, in one command: for each number of rooms R, every server kind in turn (Yanniv
+on SQLite, Yanniv on PostgreSQL, the bare Node peer, the bare Python peer) is started on a free
+127.0.0.1 port, the generator plays ~1 action per room per second against it, the server is
+stopped, and a table compares them, with each server's CPU per action as a ratio to the peers'
+in the same run.
+
+    python scripts/loadtest/ramp.py                       # R = 250, 500, 1000, 2000; 60 s each
+    python scripts/loadtest/ramp.py --short --rooms 50,100 --servers yanniv-sqlite,node-peer
+
+The peers send frames of the sizes recorded by this run's latest Yanniv step (or by a short
+calibration on SQLite when no Yanniv step came first). The generator runs niced and pinned to
+one CPU (the last, by default); the table says how many cores each side used during the
+measured window, and `uptime` is printed at the start and the end: on a shared machine, read
+the figures with the load they were taken under. A measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from servers import (  # the folder is not a package: found through sys.path
+    KINDS,
+    GeneratorOptions,
+    Postgres,
+    run_generator,
+    running,
+)
+
+DEFAULT_POSTGRES = os.environ.get("YANNIV_TEST_POSTGRES_URL",
+                                  "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", default="250,500,1000,2000",
+                        help="comma-separated room counts, one step each (default %(default)s)")
+    parser.add_argument("--servers", default=",".join(KINDS),
+                        help="comma-separated, in this order per step (default %(default)s)")
+    parser.add_argument("--duration", type=float, default=None,
+                        help="measured seconds per step (default 60; 20 with --short)")
+    parser.add_argument("--warmup", type=float, default=None,
+                        help="seconds played before measuring (default 10; 5 with --short)")
+    parser.add_argument("--short", action="store_true", help="shorter steps")
+    parser.add_argument("--rate", type=float, default=1.0, help="actions per room per second")
+    parser.add_argument("--manches", type=int, default=None,
+                        help="manches per match (default: the rooms' own default)")
+    parser.add_argument("--deflate", action="store_true",
+                        help="the generator offers permessage-deflate, as browsers do")
+    parser.add_argument("--match-end", action="store_true",
+                        help="after the window, play every match to its end and report memory")
+    parser.add_argument("--match-end-timeout", type=float, default=900.0)
+    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES,
+                        help="an existing database to connect to, to create each step's own")
+    parser.add_argument("--generator-cpu", default="auto",
+                        help="CPU list for the generator (taskset -c), 'auto' = the last CPU, "
+                             "'none' = not pinned")
+    parser.add_argument("--nice", type=int, default=10, help="the generator's niceness")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workdir", default=None, help="logs and databases (default: a temp dir)")
+    parser.add_argument("--keep", action="store_true", help="keep the workdir (logs)")
+    parser.add_argument("--json", default=None, help="also write every figure to this file")
+    args = parser.parse_args(argv)
+    args.duration = args.duration if args.duration is not None else (20 if args.short else 60)
+    args.warmup = args.warmup if args.warmup is not None else (5 if args.short else 10)
+    return args
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
+
+
+def generator_cpu(choice: str) -> str | None:
+    if choice == "none" or not shutil.which("taskset"):
+        return None
+    if choice == "auto":
+        count = os.cpu_count() or 1
+        return str(count - 1) if count > 1 else None
+    return choice
+
+
+def postgres_reachable(url: str) -> bool:
+    host_port = url.rsplit("@", 1)[-1].split("/", 1)[0]
+    host, _, port = host_port.partition(":")
+    try:
+        with socket.create_connection((host, int(port or 5432)), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def step(kind: str, options: GeneratorOptions, workdir: Path, sizes: Path | None,
+         postgres: Postgres | None) -> tuple[dict[str, Any], Path | None]:
+    """One server, one R: its figures (and, for Yanniv, the frame sizes it recorded)."""
+    sizes_out = workdir / f"sizes-{kind}-{options.rooms}.json" if kind.startswith("yanniv") \
+        else None
+    with running(kind, workdir, sizes, options.deflate, postgres) as server:
+        marks: dict[str, dict[int, float]] = {}
+
+        def on_event(event: str) -> None:
+            if server.database and postgres:
+                marks[event] = postgres.backend_cpu(server.database)
+
+        result = run_generator(server, options, workdir, sizes_out, on_event)
+    if marks.get("window-start") is not None and marks.get("window-end") is not None:
+        start, end = marks["window-start"], marks["window-end"]
+        # A backend opened during the window counts whole; one closed during it is missed.
+        cpu = sum(value - start.get(pid, 0.0) for pid, value in end.items())
+        acked = result["actions_acked"]
+        result["db"] = {"cpu_s": round(cpu, 3), "backends": len(end),
+                        "cores": round(cpu / result["window_s"], 3),
+                        "cpu_ms_per_action": round(cpu / acked * 1000, 3) if acked else None}
+    return result, sizes_out
+
+
+def add_ratios(rows: list[dict[str, Any]]) -> None:
+    """Each row's CPU per action over the peers' at the same R (same run)."""
+    for row in rows:
+        res = row.get("result")
+        if not res:
+            continue
+        for peer in ("node-peer", "python-peer"):
+            ref = next((r["result"] for r in rows if r["kind"] == peer
+                        and r["rooms"] == row["rooms"] and r.get("result")), None)
+            mine = res["server"]["cpu_ms_per_action"]
+            theirs = ref["server"]["cpu_ms_per_action"] if ref else None
+            res.setdefault("ratio", {})[peer] = round(mine / theirs, 2) \
+                if mine and theirs else None
+
+
+def fmt(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def lat(block: dict[str, Any]) -> str:
+    return "/".join(fmt(block[k]) for k in ("p50", "p90", "p99", "max"))
+
+
+COLUMNS = [
+    ("rooms", 6), ("server", 16), ("act/s of", 15), ("actor ms p50/90/99/max", 26),
+    ("others ms p50/90/99/max", 26), ("err", 5), ("disc", 5), ("ms/act", 7), ("xnode", 6),
+    ("xpy", 5), ("db ms/act", 9), ("cores srv/gen/db/other", 23), ("KB/sock", 8),
+    ("KB end", 7), ("frames B/act", 13), ("gen lag ms", 11),
+]
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = ["  ".join(name.ljust(width) for name, width in COLUMNS)]
+    for row in rows:
+        res = row.get("result")
+        if not res:
+            cells = [str(row["rooms"]), row["kind"], f"failed: {row.get('error', '?')}"]
+            lines.append("  ".join(cells))
+            continue
+        srv, gen, db = res["server"], res["generator"], res.get("db") or {}
+        other = res["machine"]["busy_cores"] - srv["cores"] - gen["cores"] - db.get("cores", 0)
+        cores = "/".join([fmt(srv["cores"], 2), fmt(gen["cores"], 2),
+                          fmt(db.get("cores"), 2), fmt(max(other, 0.0), 2)])
+        frames = res["frames"]
+        cells = [
+            str(row["rooms"]), row["kind"],
+            f"{fmt(res['actions_per_s'])} of {fmt(res['rooms_playing'] * res['rate'], 0)}",
+            lat(res["latency_ms"]["actor"]), lat(res["latency_ms"]["others"]),
+            fmt(res["errors"], 0), fmt(res["disconnects"], 0),
+            fmt(srv["cpu_ms_per_action"], 3), fmt(res["ratio"].get("node-peer"), 2),
+            fmt(res["ratio"].get("python-peer"), 2), fmt(db.get("cpu_ms_per_action"), 3),
+            cores, fmt(srv["kb_per_socket"]), fmt(srv["kb_per_socket_match_end"]),
+            f"{fmt(frames['per_action'], 2)} {fmt(frames['bytes_per_action'], 0)}",
+            f"{fmt(gen['loop_delay_p99_ms'], 0)}/{fmt(gen['loop_delay_max_ms'], 0)}",
+        ]
+        lines.append("  ".join(c.ljust(w) for c, (_n, w) in zip(cells, COLUMNS, strict=True)))
+    return "\n".join(lines)
+
+
+def raise_open_files() -> None:
+    """8,000 sockets on each side: lift the soft limit to the hard one (inherited by children)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    kinds = [k.strip() for k in args.servers.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        raise SystemExit(f"unknown server kinds {unknown}; choose among {', '.join(KINDS)}")
+    if not shutil.which("node"):
+        raise SystemExit("node is not installed (the generator is a Node program)")
+    if not (Path(__file__).resolve().parents[2] / "node_modules" / "ws").is_dir():
+        raise SystemExit("the npm package ws is missing: run `npm ci` at the repository root")
+    raise_open_files()
+    room_counts = [int(r) for r in args.rooms.split(",")]
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="yanniv-load-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    postgres = Postgres(args.postgres_url) if "yanniv-postgres" in kinds else None
+    cpu = generator_cpu(args.generator_cpu)
+    started = uptime()
+    print(f"start: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {started}", flush=True)
+    print(f"{os.cpu_count()} CPUs; generator: nice {args.nice}, CPU {cpu or 'not pinned'}; "
+          f"window {args.duration:g} s after {args.warmup:g} s; {args.rate:g} action/room/s; "
+          f"deflate {'offered' if args.deflate else 'not offered'}; workdir {workdir}",
+          flush=True)
+    rows: list[dict[str, Any]] = []
+    calibration: dict[str, Any] | None = None
+    sizes: Path | None = None
+    try:
+        for rooms in room_counts:
+            for kind in kinds:
+                options = GeneratorOptions(
+                    rooms=rooms, duration=args.duration, warmup=args.warmup, rate=args.rate,
+                    manches=args.manches, deflate=args.deflate, match_end=args.match_end,
+                    match_end_timeout=args.match_end_timeout, seed=args.seed, nice=args.nice,
+                    cpu=cpu)
+                row: dict[str, Any] = {"kind": kind, "rooms": rooms}
+                try:
+                    if kind == "yanniv-postgres" and not postgres_reachable(args.postgres_url):
+                        raise RuntimeError("PostgreSQL not reachable")
+                    if kind.endswith("peer") and sizes is None:
+                        calib = GeneratorOptions(rooms=min(rooms, 20), duration=10, warmup=2,
+                                                 seed=args.seed, nice=args.nice, cpu=cpu)
+                        print("calibrating frame sizes on yanniv-sqlite", file=sys.stderr)
+                        calibration, sizes = step("yanniv-sqlite", calib, workdir, None, None)
+                    row["result"], made = step(kind, options, workdir, sizes, postgres)
+                    sizes = made or sizes
+                except Exception as exc:  # one failed step must not lose the others
+                    row["error"] = str(exc)
+                rows.append(row)
+                res = row.get("result")
+                print(f"  {rooms} rooms, {kind}: "
+                      + (f"{res['actions_per_s']} actions/s, p99 actor "
+                         f"{res['latency_ms']['actor']['p99']} ms, {res['errors']} errors, "
+                         f"deflate on {res['deflate_sockets']} of {res['sockets']} sockets"
+                         if res else f"failed: {row['error']}"), file=sys.stderr, flush=True)
+    finally:
+        if not args.keep and not args.workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+    add_ratios(rows)
+    print(table(rows))
+    ended = uptime()
+    print(f"end: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {ended}")
+    print("cores: CPU used over the window by the server, the generator, PostgreSQL's backends"
+          " and everything else on the machine; ms/act: server CPU per action (PostgreSQL's"
+          " own in db ms/act); xnode, xpy: ms/act over the bare peers' at the same R;"
+          " KB/sock: (RSS at the end of the window - RSS idle, before any room) / sockets"
+          " (--json also has it from RSS before connecting; KB end: once every match ended);"
+          " frames B/act: frames and bytes received per action; gen lag: the"
+          " generator's event-loop delay p99/max (it adds to the latencies).")
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "uptime_start": started, "uptime_end": ended, "args": vars(args),
+            "calibration": calibration, "steps": rows}, indent=1))
+    return 0 if all("result" in row for row in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""The load harness's plumbing, end to end at a tiny scale: `scripts/loadtest/ramp.py` starts a
+real `yanniv serve` on SQLite and both bare peers, the Node generator plays against each, and
+the figures come back parsed. Not a performance test: it checks that actions were really
+played and answered (0 errors, every view delivered), not how fast.
+
+Skips without node or the npm package `ws` (`npm ci`), except under `YANNIV_REQUIRE_SERVICES=1`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import skip_or_fail
+
+ROOT = Path(__file__).resolve().parents[2]
+RAMP = ROOT / "scripts" / "loadtest" / "ramp.py"
+KINDS = ("yanniv-sqlite", "node-peer", "python-peer")
+
+
+def test_the_ramp_plays_every_server_and_reports_figures(tmp_path: Path) -> None:
+    if not shutil.which("node"):
+        skip_or_fail("node is not installed (the load generator is a Node program)")
+    if not (ROOT / "node_modules" / "ws").is_dir():
+        skip_or_fail("the npm package ws is missing: run `npm ci`")
+    figures = tmp_path / "ramp.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run(
+        [sys.executable, str(RAMP), "--rooms", "2", "--duration", "4", "--warmup", "1",
+         "--rate", "2", "--servers", ",".join(KINDS), "--json", str(figures),
+         "--workdir", str(tmp_path / "work")],
+        capture_output=True, text=True, timeout=300, env=env, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    data = json.loads(figures.read_text())
+    assert "load average" in data["uptime_start"] and "load average" in data["uptime_end"]
+    steps = {step["kind"]: step for step in data["steps"]}
+    assert set(steps) == set(KINDS)
+    for kind, step in steps.items():
+        res = step["result"]
+        assert res["rooms_playing"] == 2 and res["sockets"] == 8, kind
+        # 2 rooms at 2 actions/s for 4 s: about 16 actions, each answered to all 4 seats.
+        assert res["actions_sent"] >= 8, (kind, res)
+        assert res["errors"] == 0 and res["disconnects"] == 0 and res["lost"] == 0, (kind, res)
+        latency = res["latency_ms"]
+        assert latency["actor"]["n"] == res["actions_sent"] == res["actions_acked"], kind
+        assert latency["others"]["n"] == 3 * latency["actor"]["n"], kind
+        assert 0 < latency["actor"]["p50"] <= latency["actor"]["max"], kind
+        assert res["server"]["rss_idle_kb"] > 0 and res["server"]["kb_per_socket"] is not None
+        assert set(res["ratio"]) == {"node-peer", "python-peer"}
+    # The peers sent frames of the sizes the Yanniv step recorded.
+    real = steps["yanniv-sqlite"]["result"]["frames"]
+    assert real["actor_state_bytes"] > 500 and real["ack_bytes"] > 20
+    for peer in ("node-peer", "python-peer"):
+        frames = steps[peer]["result"]["frames"]
+        for key in ("ack_bytes", "actor_state_bytes", "other_state_bytes"):
+            assert abs(frames[key] - real[key]) <= 0.25 * real[key], (peer, key, frames, real)
+    # The printed table has one row per step, after the start line and before the end line.
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("start:")
+    header = next(i for i, line in enumerate(lines) if line.startswith("rooms "))
+    end = next(i for i, line in enumerate(lines) if line.startswith("end:"))
+    rows = [line.split() for line in lines[header + 1:end]]
+    assert [row[:2] for row in rows] == [["2", kind] for kind in KINDS]
