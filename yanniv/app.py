@@ -9,6 +9,7 @@ Also an ASGI factory: `uvicorn --factory yanniv.app:create_app`.
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -31,8 +32,18 @@ from yanniv.server.run import ws_limits
 from yanniv.server.settings import Settings
 from yanniv.webapp import pages
 
+#: Garbage-collector thresholds of a serving process (CPython's defaults: 700, 10, 10). Young
+#: collections every 700 allocations cost a server that allocates views and frames for
+#: every action; a full collection walks every live room and stalls every socket (hundreds
+#: of ms at a few hundred rooms). Rarer young collections let short-lived objects die by
+#: reference count first; what is alive after start (modules, restored rooms) is frozen out
+#: of the collector's reach (`gc.freeze`).
+GC_THRESHOLDS = (50_000, 20, 100)
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+
+def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastAPI:
+    """The app. `tune_gc` (what `yanniv serve` does, not the tests' many apps in one
+    process): collector thresholds raised and start-up objects frozen, see `GC_THRESHOLDS`."""
     settings = settings or Settings()
     db = Database(settings.database_url, settings.db_threads)
     rooms = Rooms(db, settings)
@@ -41,6 +52,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await db.run(db.upgrade)
         await rooms.load()
+        if tune_gc:
+            gc.set_threshold(*GC_THRESHOLDS)
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
@@ -76,10 +91,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def server_config(settings: Settings, host: str, port: int,
-                  log_level: str = "info") -> uvicorn.Config:
-    """How `yanniv serve` runs the app (tests start a server from the same config)."""
+                  log_level: str = "info", tune_gc: bool = True) -> uvicorn.Config:
+    """How `yanniv serve` runs the app (tests start a server from the same config, without
+    `tune_gc` when they share one process with other apps)."""
     return uvicorn.Config(
-        create_app(settings),
+        create_app(settings, tune_gc=tune_gc),
         host=host,
         port=port,
         **ws_limits(settings),

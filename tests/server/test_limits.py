@@ -307,7 +307,8 @@ def _served(settings: Settings, run_uvicorn: Any) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    with run_uvicorn(server_config(settings, "127.0.0.1", port, log_level="warning")):
+    with run_uvicorn(server_config(settings, "127.0.0.1", port, log_level="warning",
+                                   tune_gc=False)):
         yield f"127.0.0.1:{port}"
 
 
@@ -335,3 +336,16 @@ def test_yanniv_serve_honours_forwarded_for_only_from_trusted_proxies(
         assert [a.status_code for a in answers] == [404] * 5 and close == 4404
     else:
         assert [a.status_code for a in answers] == [404] * 3 + [429] * 2 and close == 4429
+
+
+@pytest.mark.parametrize("accept", [False, True])
+def test_yanniv_serve_refuses_permessage_deflate_unless_configured(
+        sqlite_url: str, accept: bool, run_uvicorn: Any) -> None:
+    """Browsers always offer permessage-deflate; `yanniv serve` declines it by default (memory
+    and CPU per socket, see `Settings.ws_per_message_deflate`) and accepts it when set."""
+    settings = Settings(database_url=sqlite_url, ws_per_message_deflate=accept)
+    with _served(settings, run_uvicorn) as address, \
+            ws_connect(f"ws://{address}/ws/ZZZZZZ", compression="deflate") as ws:
+        agreed = ws.response.headers.get("Sec-WebSocket-Extensions") or ""
+        ws.recv(timeout=5)
+    assert ("permessage-deflate" in agreed) is accept

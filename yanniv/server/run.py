@@ -16,4 +16,5 @@ def ws_limits(settings: Settings) -> dict[str, Any]:
     and closes one whose pong does not come: the server's half of the heartbeat."""
     return {"ws_max_size": settings.ws_max_frame_bytes, "ws_max_queue": settings.ws_max_queue,
             "ws_ping_interval": settings.ws_ping_interval,
-            "ws_ping_timeout": settings.ws_ping_timeout}
+            "ws_ping_timeout": settings.ws_ping_timeout,
+            "ws_per_message_deflate": settings.ws_per_message_deflate}

@@ -36,6 +36,11 @@ class Settings(BaseSettings):
     #: seat then shows as disconnected, and its place among the seat's sockets is freed).
     ws_ping_interval: float = 5.0
     ws_ping_timeout: float = 10.0
+    #: Accept the permessage-deflate compression browsers offer. Off: a state message is
+    #: about 2 KB, and per socket zlib keeps two windows (memory per socket roughly
+    #: doubles) and costs CPU on every frame; measured with `scripts/loadtest/ramp.py
+    #: --deflate` (docs/OPERATIONS.md).
+    ws_per_message_deflate: bool = False
     #: Largest HTTP request body accepted by the room API, in bytes.
     max_body_bytes: int = 16384
     #: Flood protection per socket: sustained messages per second, and the burst allowed.
