@@ -28,9 +28,9 @@ Status = Literal["waiting", "playing", "finished"]
 #: Events of the match kept for the journal a (re)connecting socket receives: about the last
 #: hundred lines the client shows (it writes nothing for a `TurnStarted`).
 JOURNAL_EVENTS = 160
-#: Client action ids remembered per match, the newest (a few per seat: each seat's client has
-#: at most one action in flight, and retries only that one).
-SEEN_IDS = 32
+#: Client action ids remembered per seat of a match, the newest (its client has at most one
+#: action in flight, and retries only that one).
+SEEN_IDS = 8
 
 
 @dataclass(eq=False)
@@ -47,10 +47,12 @@ class LiveMatch:
     started_at: datetime
     deadline_ms: int | None = None
     #: (seat, client action id) → the room version its acknowledgement carried and the
-    #: `action_fingerprint` of what was sent under that id (a retry must match it): the
-    #: latest `SEEN_IDS` only (a client retries its one pending action, never an old one).
-    #: The action log itself lives in the database, not here: memory stays flat over a match.
+    #: `action_fingerprint` of what was sent under that id (a retry must match it): each
+    #: seat's latest `SEEN_IDS` only (a client retries its one unanswered action, and sends
+    #: no other before it is answered). The action log itself lives in the database, not
+    #: here: memory stays flat over a match.
     seen: dict[tuple[int, str], tuple[int, bytes]] = field(default_factory=dict)
+    _seen_order: dict[int, deque[str]] = field(default_factory=dict)
     #: The latest events of the match as the engine made them (not redacted: each socket
     #: gets them through `Game.encode_events`, the path of the live broadcast).
     journal: deque[Event] = field(default_factory=lambda: deque(maxlen=JOURNAL_EVENTS))
@@ -60,10 +62,13 @@ class LiveMatch:
 
     def acknowledged(self, seat: int, client_id: str, version: int, fingerprint: bytes) -> None:
         """Remember the id of an applied action (for retries), forgetting the oldest."""
-        seen = self.seen
-        seen[(seat, client_id)] = (version, fingerprint)
-        if len(seen) > SEEN_IDS:
-            del seen[next(iter(seen))]
+        order = self._seen_order.get(seat)
+        if order is None:
+            order = self._seen_order[seat] = deque()
+        order.append(client_id)
+        self.seen[(seat, client_id)] = (version, fingerprint)
+        if len(order) > SEEN_IDS:
+            self.seen.pop((seat, order.popleft()), None)
 
 
 def action_fingerprint(version: int, wire: dict[str, Any]) -> bytes:
