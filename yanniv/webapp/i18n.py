@@ -1,7 +1,8 @@
 """Texts of the client, one JSON file per language in `web/i18n/` (French is the default).
 
-Templates call `t("key")`; the scripts get the same dictionary inlined in the page
-(`client_strings()`), so every text lives in exactly one place per language.
+Templates call `t("key")`; the scripts fetch the same dictionary once, as a file under a
+hashed URL that browsers keep (`dictionary`, `i18n_url()`, served by `pages`), instead of a
+copy inlined in every page; every text lives in exactly one place per language.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from jinja2 import pass_context
 from yanniv import french
 from yanniv.lang import DEFAULT_LANG, LANGS, lang_of
 from yanniv.server.pseudos import parse_bot_name
+from yanniv.webapp.assets import digest_of
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
@@ -53,10 +55,18 @@ def t(ctx: Any, key: str, **params: Any) -> str:
     return translate(_ctx_lang(ctx), key, **params)
 
 
+@cache
+def dictionary(lang: str) -> tuple[bytes, str]:
+    """The scripts' dictionary of `lang` (French filling its gaps) as JSON, and its hash."""
+    data = json.dumps(strings(lang), ensure_ascii=False, separators=(",", ":")).encode()
+    return data, digest_of(data)
+
+
 @pass_context
-def client_strings(ctx: Any) -> dict[str, str]:
-    """Jinja global: the whole dictionary of the page's language, for the scripts."""
-    return strings(_ctx_lang(ctx))
+def i18n_url(ctx: Any) -> str:
+    """Jinja global: the hashed URL of the page language's dictionary, for the scripts."""
+    lang = _ctx_lang(ctx)
+    return f"/i18n/{lang}.{dictionary(lang)[1]}.json"
 
 
 @pass_context
@@ -84,8 +94,8 @@ def player_name_of(ctx: Any, player: Any) -> str:
 
 
 def install(env: Any) -> None:
-    """Add `t`, `client_strings`, `current_lang` and `player_name` to a Jinja environment."""
+    """Add `t`, `i18n_url`, `current_lang` and `player_name` to a Jinja environment."""
     env.globals["t"] = t
     env.globals["player_name"] = player_name_of
-    env.globals["client_strings"] = client_strings
+    env.globals["i18n_url"] = i18n_url
     env.globals["current_lang"] = current_lang

@@ -2,23 +2,24 @@
 and (from `profile_pages`) the leaderboard, profile and match pages.
 
 `router` is included by `yanniv.app.create_app`; `mount_static(app)` serves `web/static`
-at `/static`. Pages render through `templating.render` so that `base.html` finds its `t()`
-and `current_lang()` helpers.
+at `/static` under content-hashed, immutable URLs (`assets` says how, without a build step),
+and `/i18n/…` serves the scripts' dictionaries the same way. Pages render through
+`templating.render` so that `base.html` finds its `t()`, `current_lang()` and asset helpers.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from yanniv.games import DEFAULT_GAME, GAMES
 from yanniv.lang import COOKIE, LANGS
 from yanniv.server.codes import is_code, normalize_code
 from yanniv.webapp import i18n, profile_pages
+from yanniv.webapp.assets import REVALIDATE, HashedStaticFiles, StaticAssets, immutable_response
 from yanniv.webapp.rules import rules_html
 from yanniv.webapp.templating import render
 
@@ -28,20 +29,28 @@ router = APIRouter(include_in_schema=False)
 router.include_router(profile_pages.router)
 
 
-class RevalidatedStatic(StaticFiles):
-    """Static files that browsers keep and revalidate (ETag → 304) rather than fetch again
-    whole: `no-cache`, since the URLs carry no content hash yet (a long max-age would mix
-    modules of two versions after a deploy)."""
-
-    def file_response(self, *args: Any, **kwargs: Any) -> Response:
-        response = super().file_response(*args, **kwargs)
-        response.headers.setdefault("Cache-Control", "no-cache")
-        return response
+def mount_static(app: FastAPI, directory: Path | None = None) -> None:
+    """Serve `web/static` (or `directory`) at `/static`, hashed URLs immutable (`assets`);
+    the pages find the hashes on `app.state.static_assets`."""
+    assets = StaticAssets(directory or WEB_DIR / "static")
+    app.state.static_assets = assets
+    app.mount("/static", HashedStaticFiles(assets), name="static")
 
 
-def mount_static(app: FastAPI) -> None:
-    """Serve `web/static` at `/static`."""
-    app.mount("/static", RevalidatedStatic(directory=str(WEB_DIR / "static")), name="static")
+@router.get("/i18n/{name}")
+def dictionary(request: Request, name: str) -> Response:
+    """The scripts' dictionary of a language: `/i18n/fr.<hash>.json` for a year (the URL
+    pages give, `i18n.i18n_url`), `/i18n/fr.json` revalidated; another hash is a 404."""
+    lang, _, rest = name.partition(".")
+    if lang not in LANGS:
+        raise HTTPException(status_code=404)
+    data, digest = i18n.dictionary(lang)
+    if rest == f"{digest}.json":
+        return immutable_response(data, name, digest, request.scope)
+    if rest == "json":
+        return Response(data, media_type="application/json",
+                        headers={"Cache-Control": REVALIDATE, "ETag": f'"{digest}"'})
+    raise HTTPException(status_code=404)
 
 
 def not_found_page(request: Request) -> HTMLResponse:

@@ -14,10 +14,11 @@ from fastapi.templating import Jinja2Templates
 
 from yanniv.lang import lang_of
 from yanniv.profiles.identity import PSEUDO_MAX
-from yanniv.webapp import i18n
+from yanniv.webapp import assets, i18n
 
 templates = Jinja2Templates(directory=str(i18n.WEB_DIR / "templates"))
 i18n.install(templates.env)
+assets.install(templates.env)
 #: The pseudo inputs stop where the server's check does, instead of refusing after submit.
 templates.env.globals["pseudo_max"] = PSEUDO_MAX
 

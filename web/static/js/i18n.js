@@ -1,8 +1,10 @@
-// All texts come from the page's inline dictionary (web/i18n/<lang>.json), one place per language.
+// All texts come from the page language's dictionary (web/i18n/<lang>.json), one place per
+// language, fetched once from the hashed URL that base.html preloads (`#i18n-data`) and kept by
+// the browser; every module that shows text imports this one, so none runs before it arrived.
 // The grammar that a filled-in name changes lives here: French elision (« au tour d'Ordinateur »)
 // and plurals (« −5 points », « 1 point »). French spacing before ; : ! ? is in fr.json itself.
 const el = typeof document === 'undefined' ? null : document.getElementById('i18n-data');
-let strings = el ? JSON.parse(el.textContent) : {};
+let strings = el ? await (await fetch(el.href, { credentials: 'same-origin' })).json() : {};
 export let lang = (typeof document !== 'undefined' && document.documentElement.lang) || 'fr';
 
 /** Use another dictionary (the Node tests; a page never needs it). */
