@@ -62,8 +62,9 @@ def _legal(s: dict, kind: str) -> list[dict]:
 def play_one(page: Any, log: list[str]) -> str:
     """Take one decision for this page's seat by clicking; returns the pending kind handled.
 
-    Like a player, it looks again if nothing happened: the client rebuilds a component's
-    nodes when it renders, so a click that straddles a render can be lost. If the page still
+    Like a player, it looks again if nothing happened: outside the hand (which keeps its card
+    nodes), a component rebuilds its nodes when it renders, so a click on a prompt or the
+    discard that straddles a render can be lost. If the page still
     shows the same decision with no action awaiting an answer, it decides once more; a second
     stall fails with what the page saw."""
     if page.locator("#result-close").is_visible():  # the end-of-manche reveal covers the table
@@ -96,26 +97,6 @@ def _advanced(page: Any, step: int, timeout_ms: float) -> bool:
     return True
 
 
-SELECTION_JS = "() => window.yannivStore.get().selection"
-
-
-def _select(page: Any, codes: list[str]) -> None:
-    """Select `codes` in the hand as a player does: click each card not selected yet, and if
-    « Jouer » does not come on (a click that straddled a render is lost), look at what is
-    selected and click the missing ones again, three times at most."""
-    for _attempt in range(3):
-        chosen = set(page.evaluate(SELECTION_JS))
-        for code in codes:
-            if code not in chosen:
-                page.click(f'#hand [data-code="{code}"]')
-        try:
-            page.wait_for_selector("#play-btn:not([disabled])", timeout=4_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    page.wait_for_selector("#play-btn:not([disabled])")
-
-
 def _decide(page: Any, s: dict, kind: str, log: list[str]) -> None:
     """Click what a player would click for this decision."""
     view = s["view"]
@@ -128,7 +109,9 @@ def _decide(page: Any, s: dict, kind: str, log: list[str]) -> None:
             plays = _legal(s, "Play")
             if plays:
                 best = max(plays, key=lambda a: (sum(map(value, a["cards"])), len(a["cards"])))
-                _select(page, best["cards"])
+                for code in best["cards"]:  # the hand keeps its nodes: no click is lost
+                    page.click(f'#hand [data-code="{code}"]')
+                page.wait_for_selector("#play-btn:not([disabled])")
                 page.click("#play-btn")
             else:
                 page.click("#draw-only-btn")

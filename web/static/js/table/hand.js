@@ -5,11 +5,37 @@ import { cardFace, sortCodes } from '../cards.js';
 import { findPlay, has, whyNot, legalOf, rulesText } from './common.js';
 
 let previous = null;
-// What the cards and the buttons last showed: they are rebuilt only when it changes, so an
-// update about something else (another seat, presence, the timer) never replaces the node a
-// player is clicking (the click would be lost).
+// What the cards and the buttons last showed: they are redrawn only when it changes.
 let shownCards = null;
 let shownButtons = null;
+// The hand's card nodes by code. A render updates them in place (selected, disabled, label)
+// and adds or removes only the cards that came or went, so a click whose press and release
+// straddle a render (one per frame: the previous click's, a state pushed by the server) still
+// lands on the node it was pressed on; a replaced node would swallow it.
+const cardNodes = new Map();
+
+/** Give `node` the attributes of `fresh` (the same card drawn for the new state). */
+function syncCard(node, fresh) {
+  const entering = node.classList.contains('enter');
+  for (const { name } of [...node.attributes]) if (!fresh.hasAttribute(name)) node.removeAttribute(name);
+  for (const { name, value } of fresh.attributes) if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+  if (entering) node.classList.add('enter'); // its drop-in keeps playing
+}
+
+/** Show `codes` in order in `handEl`, keeping the node of every card still there. */
+function renderCards(handEl, codes, make) {
+  const kept = new Set(codes);
+  for (const [code, node] of cardNodes) {
+    if (!kept.has(code)) { node.remove(); cardNodes.delete(code); }
+  }
+  codes.forEach((code, i) => {
+    let node = cardNodes.get(code);
+    if (node) syncCard(node, make(code));
+    else cardNodes.set(code, node = make(code));
+    if (handEl.children[i] !== node) handEl.insertBefore(node, handEl.children[i] || null);
+  });
+  while (handEl.children.length > codes.length) handEl.lastElementChild.remove();
+}
 
 export function renderHand(ctx) {
   const { view, selection } = ctx.state;
@@ -20,7 +46,7 @@ export function renderHand(ctx) {
   if (!view || !view.hand) {
     replace(headEl, h('span', null, t('table.spectator')));
     replace(handEl); replace(actionsEl); hintEl.textContent = '';
-    shownCards = null; shownButtons = null;
+    shownCards = null; shownButtons = null; cardNodes.clear();
     return;
   }
   const myTurn = view.pending && view.pending.kind === 'turn' && view.pending.seat === ctx.me;
@@ -37,14 +63,14 @@ export function renderHand(ctx) {
   const cardsKey = JSON.stringify([hand, selection, myTurn, !!ctx.busy, prev === null]);
   if (cardsKey !== shownCards) {
     shownCards = cardsKey;
-    replace(handEl, hand.map((code) => cardFace(code, {
+    renderCards(handEl, hand, (code) => cardFace(code, {
       selected: selection.includes(code),
       enter: prev !== null && !prev.has(code),
       pressable: true,
       disabled: !myTurn || ctx.busy,
       extraLabel: selection.includes(code) ? t('card.selected') : undefined,
       onclick: () => ctx.dispatch({ type: 'select', code }),
-    })));
+    }));
   }
   const play = myTurn ? findPlay(view, selection) : undefined;
   const drawOnly = myTurn ? legalOf(view, 'DrawPile')[0] : undefined;
