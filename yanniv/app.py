@@ -74,10 +74,12 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
                                        settings.max_sockets_per_seat)
     app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    # Pages, scripts, styles and JSON answers travel compressed: Zstandard, Brotli or gzip, as
-    # the browser accepts (sockets are untouched). Even the smallest module the pages load
-    # (~400 bytes) shrinks by a third, hence the low threshold.
-    app.add_middleware(CompressMiddleware, minimum_size=256)
+    # Pages, scripts, styles and JSON answers travel compressed, Brotli or else gzip (sockets
+    # are untouched). On the client's files (141 KB) Brotli 5 gives 47.8 KB in 4.5 ms, gzip 6
+    # 51.0 KB, Zstandard 4 52.5 KB (it would win the negotiation, so it is off). Even the
+    # smallest module the pages load (~400 bytes) shrinks by a third, hence the low threshold.
+    app.add_middleware(CompressMiddleware, minimum_size=256, zstd=False, brotli_quality=5,
+                       gzip_level=6)
     install_error_handlers(app, html_not_found=pages.not_found_page)
     # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
     # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
