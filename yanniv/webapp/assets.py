@@ -5,7 +5,8 @@ The client stays plain ES modules importing each other by relative path (`./i18n
 start `StaticAssets` reads every file of `web/static` and names it by a hash of its bytes
 (`js/room.js` → `/static/js/room.<hash>.js`); each page then carries, in `base.html`:
 
-- an import map sending every module of the page's graph to its hashed URL: a relative import
+- an import map sending every module of the folder to its hashed URL (a module imported
+  later, by `import()`, is covered too): a relative import
   resolves to `/static/js/i18n.js`, which the map turns into `/static/js/i18n.<hash>.js`, so a
   changed module changes only its own URL (the modules importing it keep theirs);
 - a `<link rel="modulepreload">` per module of that graph, read from the files' own `import`
@@ -137,6 +138,11 @@ class StaticAssets:
         """The URL a relative import of `path` resolves to before the import map."""
         return f"{self.prefix}/{path}"
 
+    def modules(self) -> list[str]:
+        """The paths of every ES module of the folder (looked up anew: a file may be added)."""
+        return sorted(f.relative_to(self.directory).as_posix() for f in self.directory.rglob("*.js")
+                      if f.is_file())
+
     def graph(self, entry: str) -> list[str]:
         """Every module `entry` loads, itself first, then its imports depth first."""
         order: list[str] = []
@@ -230,10 +236,10 @@ def module_graph(ctx: Any, entry: str) -> list[str]:
 
 
 @pass_context
-def import_map(ctx: Any, entry: str) -> dict[str, dict[str, str]]:
-    """Jinja global: the import map sending each module of `entry`'s graph to its hashed URL."""
+def import_map(ctx: Any) -> dict[str, dict[str, str]]:
+    """Jinja global: the import map sending each module of the folder to its hashed URL."""
     assets = _of(ctx)
-    return {"imports": {assets.plain_url(path): assets.url(path) for path in assets.graph(entry)}}
+    return {"imports": {assets.plain_url(path): assets.url(path) for path in assets.modules()}}
 
 
 def install(env: Any) -> None:
