@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import hashlib
 import mimetypes
+import os
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -67,10 +69,12 @@ class Asset:
     """One file of the static folder as it was hashed."""
 
     path: str  # relative to the folder, with forward slashes: "js/table/hand.js"
+    file: str  # its absolute path
     data: bytes
     digest: str
     stamp: tuple[int, int]  # (size, mtime_ns) when read
     imports: tuple[str, ...]  # the paths of the modules it imports (JS only)
+    url: str  # its hashed URL
 
 
 class StaticAssets:
@@ -87,18 +91,29 @@ class StaticAssets:
 
     def get(self, path: str) -> Asset:
         """The asset at `path`, hashed again if the file changed since; KeyError if there is
-        no such file in the folder."""
-        file = (self.directory / path).resolve()
-        if not file.is_relative_to(self.directory) or not file.is_file():
-            raise KeyError(path)
-        info = file.stat()
-        stamp = (info.st_size, info.st_mtime_ns)
+        no such file in the folder. A known path costs one `stat` (a page looks up ~50)."""
         known = self._assets.get(path)
+        if known is not None:
+            file = known.file
+        else:
+            resolved = (self.directory / path).resolve()
+            if not resolved.is_relative_to(self.directory) or not resolved.is_file():
+                raise KeyError(path)
+            file = str(resolved)
+        try:
+            info = os.stat(file)
+        except FileNotFoundError:
+            self._assets.pop(path, None)
+            raise KeyError(path) from None
+        stamp = (info.st_size, info.st_mtime_ns)
         if known is not None and known.stamp == stamp:
             return known
-        data = file.read_bytes()
+        with open(file, "rb") as handle:
+            data = handle.read()
         imports = self._imports_of(path, data) if path.endswith(".js") else ()
-        asset = Asset(path, data, digest_of(data), stamp, imports)
+        digest = digest_of(data)
+        url = f"{self.prefix}/{hashed_name(path, digest)}"
+        asset = Asset(path, file, data, digest, stamp, imports, url)
         self._assets[path] = asset
         return asset
 
@@ -131,17 +146,15 @@ class StaticAssets:
 
     def url(self, path: str) -> str:
         """The hashed URL of `path` ("/static/js/room.<hash>.js")."""
-        asset = self.get(path)
-        return f"{self.prefix}/{hashed_name(asset.path, asset.digest)}"
+        return self.get(path).url
 
     def plain_url(self, path: str) -> str:
         """The URL a relative import of `path` resolves to before the import map."""
         return f"{self.prefix}/{path}"
 
     def modules(self) -> list[str]:
-        """The paths of every ES module of the folder (looked up anew: a file may be added)."""
-        return sorted(f.relative_to(self.directory).as_posix() for f in self.directory.rglob("*.js")
-                      if f.is_file())
+        """The paths of the folder's ES modules: those read at start or imported since."""
+        return sorted(path for path in list(self._assets) if path.endswith(".js"))
 
     def graph(self, entry: str) -> list[str]:
         """Every module `entry` loads, itself first, then its imports depth first."""
@@ -239,7 +252,11 @@ def module_graph(ctx: Any, entry: str) -> list[str]:
 def import_map(ctx: Any) -> dict[str, dict[str, str]]:
     """Jinja global: the import map sending each module of the folder to its hashed URL."""
     assets = _of(ctx)
-    return {"imports": {assets.plain_url(path): assets.url(path) for path in assets.modules()}}
+    imports = {}
+    for path in assets.modules():
+        with suppress(KeyError):  # removed since
+            imports[assets.plain_url(path)] = assets.url(path)
+    return {"imports": imports}
 
 
 def install(env: Any) -> None:
