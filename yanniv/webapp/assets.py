@@ -5,13 +5,13 @@ The client stays plain ES modules importing each other by relative path (`./i18n
 start `StaticAssets` reads every file of `web/static` and names it by a hash of its bytes
 (`js/room.js` → `/static/js/room.<hash>.js`); each page then carries, in `base.html`:
 
-- an import map sending every module of the folder to its hashed URL (a module imported
-  later, by `import()`, is covered too): a relative import
-  resolves to `/static/js/i18n.js`, which the map turns into `/static/js/i18n.<hash>.js`, so a
-  changed module changes only its own URL (the modules importing it keep theirs);
-- a `<link rel="modulepreload">` per module of that graph, read from the files' own `import`
-  statements (never a hand-kept list), so the browser fetches it all at once instead of
-  discovering the imports level by level;
+- an import map sending every module of the folder to its hashed URL (one loaded later by
+  `import()` too): a relative import resolves to `/static/js/i18n.js`, which the map turns into
+  `/static/js/i18n.<hash>.js`, so a changed module changes only its own URL (the modules
+  importing it keep theirs, and their hashes);
+- a `<link rel="modulepreload">` per module of the page's graph (its `entry_module` and all it
+  imports), read from the files' own `import` statements (never a hand-kept list), so the
+  browser fetches it all at once instead of discovering the imports level by level;
 - the stylesheet and the translation dictionary under hashed URLs too.
 
 A hashed URL is answered from the bytes that were hashed, with
