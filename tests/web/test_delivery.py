@@ -124,6 +124,15 @@ def test_every_static_url_of_a_page_is_hashed_compressed_and_immutable(
             assert client.get(plain).content == client.get(hashed).content, plain
 
 
+def test_templates_name_static_files_only_through_their_hash() -> None:
+    """Pages the header test does not open (a profile, a match) are covered here: no template
+    writes a static path itself; `static_url()` and `entry_module` give the hashed ones."""
+    templates = Path(__file__).resolve().parents[2] / "web" / "templates"
+    for template in templates.glob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        assert not re.search(r"""["'(]/(static|i18n)/""", text), template.name
+
+
 def test_the_dictionary_is_a_cached_file_not_inlined(client: TestClient) -> None:
     fr = json.loads((Path(__file__).resolve().parents[2] / "web/i18n/fr.json").read_text("utf-8"))
     page = client.get("/r/ABCDEF").text
