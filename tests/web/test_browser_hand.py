@@ -16,7 +16,10 @@ pytestmark = pytest.mark.browser
 
 MY_TURN_JS = """() => { const s = window.yannivStore.get(); const v = s.view;
   return !!v && !s.sent && !!v.pending && v.pending.kind === 'turn' && v.pending.seat === s.me.seat
-    && !document.querySelector('#hand [data-code]').disabled; }"""
+    && document.querySelector('#hand [data-code]:not([disabled])') !== null; }"""
+#: The hand's cards stand still (the deal's drop-in is over): a press lands where it aims.
+STILL_JS = ("() => [...document.querySelectorAll('#hand [data-code]')]"
+            ".every(el => el.getAnimations({ subtree: true }).length === 0)")
 SELECTION = "window.yannivStore.get().selection"
 SELECTION_JS = f"() => {SELECTION}"
 TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
@@ -38,7 +41,7 @@ def _my_turn(pages: Any, base: str) -> Any:
         f"localStorage.setItem('yanniv.seat.{code}', {json.dumps(seat)});")
     page.goto(f"{base}/r/{code}")
     page.wait_for_function(MY_TURN_JS)
-    page.wait_for_timeout(400)  # the deal's drop-in is over: the cards stand still
+    page.wait_for_function(STILL_JS)
     return page
 
 
