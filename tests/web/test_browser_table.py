@@ -159,7 +159,10 @@ def test_a_match_fits_the_screen(pages: Any, live_server: Any, name: str,
                 if name == "phone-360":
                     _narrow(page, "final ranking")
                 break
-            if page.locator("#result-close").is_visible():
+            # A reveal that waits for the YANNIV moment (1.8 s) counts: else the driver would
+            # close it unseen.
+            if page.locator("#result-close").count():
+                page.wait_for_selector("#result-close", state="visible")
                 _check(page, "reveal", mine=True)
                 if "reveal" not in seen:
                     seen.add("reveal")
@@ -171,6 +174,11 @@ def test_a_match_fits_the_screen(pages: Any, live_server: Any, name: str,
                 continue
             if not acting(page):
                 page.wait_for_timeout(40)
+                continue
+            # The page has drawn the state that made it our turn (one render per frame): when
+            # that state also ended a manche, its reveal is up, and handled above first.
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+            if page.locator("#result-close").count():
                 continue
             kind = state(page)["view"]["pending"]["kind"]
             shown = "#play-btn" if kind == "turn" else f'#decision[data-kind="{kind}"]'
