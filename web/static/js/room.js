@@ -15,6 +15,9 @@ import { renderLog } from './table/log.js';
 import { renderResult } from './table/result.js';
 import { capture, animate, deal } from './table/motion.js';
 import { cue, setupMute } from './table/cues.js';
+import { createAnnouncer } from './table/announce.js';
+import { placeFocus, setupFocus } from './table/focus.js';
+import { declareShortcuts, setupKeys } from './table/keys.js';
 
 const root = document.getElementById('room');
 const code = root.dataset.code;
@@ -102,6 +105,7 @@ const joinPanel = document.getElementById('join-panel');
 const lobby = document.getElementById('lobby');
 const table = document.getElementById('table');
 
+const announcer = createAnnouncer();
 let shownEvents = null;
 let shownReveal = false;
 
@@ -137,6 +141,8 @@ function render(state) {
   if (shownReveal && !revealed && !state.view.finished) deal();
   shownReveal = !!revealed;
   cue(ctx, fresh);
+  declareShortcuts();
+  placeFocus(ctx);
   try {
     if (state.dismissedResult !== null) sessionStorage.setItem(resultKey, String(state.dismissedResult));
   } catch { /* ignore */ }
@@ -144,7 +150,12 @@ function render(state) {
 
 function onMessage(msg) {
   switch (msg.type) {
-    case 'state': store.dispatch({ type: 'state', msg }); break;
+    case 'state': {
+      store.dispatch({ type: 'state', msg });
+      const s = store.get();
+      announcer.hear(msg.events, { room: s.room, me: s.me ? s.me.seat : null, pending: s.view && s.view.pending });
+      break;
+    }
     case 'ack': store.dispatch({ type: 'ack', id: msg.id }); break;
     case 'error': {
       const en = document.documentElement.lang === 'en';
@@ -225,6 +236,8 @@ setInterval(() => {
 }, 500);
 
 setupMute(document.getElementById('mute-btn'));
+setupKeys(store.flush);
+setupFocus();
 const sideBtn = document.getElementById('side-btn');
 sideBtn.addEventListener('click', () => {
   const open = table.classList.toggle('side-open');

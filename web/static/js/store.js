@@ -110,8 +110,13 @@ export function createStore(state, render) {
       current = reduce(current, action);
       if (!scheduled) {
         scheduled = true;
-        requestAnimationFrame(() => { scheduled = false; render(current); });
+        requestAnimationFrame(() => { if (scheduled) { scheduled = false; render(current); } });
       }
+    },
+    /** Render now what is waiting for the next frame (a key pressed right after another acts
+     * on the page as the first one left it). */
+    flush() {
+      if (scheduled) { scheduled = false; render(current); }
     },
   };
   return store;

@@ -82,7 +82,7 @@ export function cue(ctx, fresh) {
   if (called) {
     sound('yanniv');
     const box = document.getElementById('moment');
-    replace(box, h('strong', null, 'YANNIV !'), h('span', null, pseudoOf(room, called.seat)));
+    replace(box, h('strong', null, t('act.yanniv')), h('span', null, pseudoOf(room, called.seat)));
     box.hidden = false;
     clearTimeout(momentTimer);
     momentTimer = setTimeout(() => { box.hidden = true; }, 1800);

@@ -13,7 +13,7 @@ export function timerText(deadline) {
 
 /** The clock icon, then the seconds left (room.js refreshes the inner `.timer` every second). */
 export const timerBadge = (deadline) => h('span', { class: 'timer-badge' }, icon('timer'),
-  h('span', { class: 'timer', dataset: { deadline: String(deadline) } }, timerText(deadline)));
+  h('span', { class: 'timer', role: 'timer', dataset: { deadline: String(deadline) } }, timerText(deadline)));
 
 /** Places around the table, clockwise from the viewer's left, for 1 to 3 others. */
 const PLACES = [[], ['top'], ['left', 'right'], ['left', 'top', 'right']];

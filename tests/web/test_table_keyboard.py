@@ -1,0 +1,357 @@
+"""The table by keyboard and by ear, in real Chromium, on rigged states (tests/web/rig.py):
+the focus lands on the next sensible control after each kind of action, each shortcut does its
+action (and none fires while typing), the help panel opens and closes with the focus given
+back, and the live region says what each player did: its sentences after a scripted sequence
+of moves are written out below, in French and in English, by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import axe
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from rig import install, open_seat, start_room
+from web_driver import screenshot, state
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+#: Opponents without power cards: their turns change nothing of ours.
+OTHERS = ["TS 2D 3D 5D", "3C TC AD 2H", "AH 5C 2C TH"]
+
+FOCUS_JS = """() => { const a = document.activeElement;
+  return a ? (a.id || (a.dataset && (a.dataset.code || a.dataset.take)) || a.tagName) : null; }"""
+
+
+def focused(page: Any) -> str | None:
+    return page.evaluate(FOCUS_JS)
+
+
+def wait_focus(page: Any, expected: str, where: str) -> None:
+    """The focus settles on `expected` (an id, a card code or a tag name)."""
+    try:
+        page.wait_for_function(f"() => ({FOCUS_JS})() === {expected!r}", timeout=5_000)
+    except PlaywrightTimeout:  # say where it went instead
+        screenshot(page, f"failed-focus-{where}")
+        raise AssertionError(f"{where}: focus on {focused(page)!r}, not {expected!r}") from None
+
+
+#: Two frames: the store renders on the next animation frame, and keys act on what is shown.
+DRAWN_JS = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def wait_kind(page: Any, kind: str) -> None:
+    """Our decision `kind` is pending, and drawn."""
+    page.wait_for_function(
+        "(k) => { const s = window.yannivStore.get(); return !s.sent && s.view && s.view.pending"
+        " && s.view.pending.seat === s.me.seat && s.view.pending.kind === k; }", arg=kind)
+    page.evaluate(DRAWN_JS)
+
+
+def wait_not_mine(page: Any) -> None:
+    page.wait_for_function(
+        "() => { const s = window.yannivStore.get(); return !s.sent && s.view && s.view.pending"
+        " && s.view.pending.seat !== s.me.seat; }")
+    page.evaluate(DRAWN_JS)
+
+
+@pytest.fixture
+def slow_bots(live_server: Any) -> Any:
+    """Computer players that wait (a state stays while the test looks at it)."""
+    turns = live_server.app.state.rooms.bot_turns
+    turns.delay_scale = 100.0
+    yield turns
+    turns.delay_scale = live_server.app.state.settings.bot_delay_scale
+
+
+def test_focus_follows_every_action(pages: Any, live_server: Any, slow_bots: Any) -> None:
+    from yanniv.engine.state import Pending
+
+    code, tokens = start_room(pages.base, "Clavier")
+    page = open_seat(pages, code, 0, tokens[0], PHONE)
+
+    # Our turn: the hand region (digits select, Enter plays); after the play, « Piocher ».
+    install(live_server, code, ["5S 5H 9C KD", *OTHERS], pile="AC 9S 8C 7D 6D")
+    wait_kind(page, "turn")
+    wait_focus(page, "hand", "our turn")
+    page.keyboard.press("1")
+    page.keyboard.press("2")
+    page.wait_for_function("() => window.yannivStore.get().selection.length === 2")
+    page.keyboard.press("Enter")
+    wait_kind(page, "draw")
+    wait_focus(page, "draw-pile-btn", "after playing")
+    # The draw ends the turn: the hand region again, never the page body.
+    page.keyboard.press("p")
+    wait_not_mine(page)
+    wait_focus(page, "hand", "after drawing")
+
+    # A 4 after the draw: its prompt's first control; the ask ends the turn.
+    install(live_server, code, ["2S 3H 8S", *OTHERS], played="4S",
+            pending=Pending("four_ask", 0, remaining=1))
+    wait_kind(page, "four_ask")
+    page.wait_for_function("() => !!document.activeElement.closest('#decision [data-target]')")
+    page.click('#decision [data-rank="7"]')
+    page.click("#ask-btn")
+    wait_not_mine(page)
+    wait_focus(page, "hand", "after asking")
+
+    # The King: its first card; the swap ends the turn.
+    install(live_server, code, ["2S 3H 8S", *OTHERS], played="KS",
+            pending=Pending("king", 0, remaining=1))
+    wait_kind(page, "king")
+    wait_focus(page, "2S", "King prompt")
+    page.keyboard.press("Enter")  # on a card: Enter presses it (the card to give)
+    page.click('#decision [data-target="2"]')
+    page.click("#king-btn")
+    wait_not_mine(page)
+    wait_focus(page, "hand", "after the King")
+
+    # The Queen (mandatory here, no plain draw): its draw, the card to keep, the turn ends.
+    install(live_server, code, ["2S 3H", *OTHERS], played="QS", pile="4H 7H 9S 8C")
+    wait_kind(page, "draw")
+    wait_focus(page, "queen-btn", "Queen's draw")
+    page.keyboard.press("Enter")
+    wait_kind(page, "queen_keep")
+    wait_focus(page, "4H", "Queen's keep")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#queen-confirm:not([disabled])")
+    page.click("#queen-confirm")
+    wait_not_mine(page)
+    wait_focus(page, "hand", "after the Queen")
+
+    # The Jack's take back: D goes to the choice (several cards), Enter takes one.
+    install(live_server, code, ["2S 7S 8H", *OTHERS], played="JS",
+            discard=["4D", "3S 3H", "5S"])
+    wait_kind(page, "draw")
+    page.keyboard.press("d")
+    page.wait_for_function("() => !!document.activeElement.closest('#decision [data-take]')")
+    taken = page.evaluate("() => document.activeElement.dataset.take")
+    assert taken in {"3S", "3H", "5S"}, taken
+    page.keyboard.press("Enter")
+    wait_not_mine(page)
+    assert taken in state(page)["view"]["hand"]
+    wait_focus(page, "hand", "after the Jack")
+
+    # A drawn card that extends the play: its prompt offers to put it down.
+    install(live_server, code, ["2S 7C", *OTHERS], played="5S", pile="5H 9S 8C")
+    wait_kind(page, "draw")
+    page.keyboard.press("p")
+    wait_kind(page, "play_drawn")
+    wait_focus(page, "at-once-btn", "drawn card")
+    page.keyboard.press("Enter")
+    wait_not_mine(page)
+    wait_focus(page, "hand", "after playing at once")
+    # Declining (powers are mandatory in this room; the drawn card may be kept): « Garder ».
+    install(live_server, code, ["2S 7C", *OTHERS], played="5S", pile="5H 9S 8C")
+    wait_kind(page, "draw")
+    page.keyboard.press("p")
+    wait_kind(page, "play_drawn")
+    page.click("#skip-btn")
+    wait_not_mine(page)
+    wait_focus(page, "hand", "after declining")
+
+    # YANNIV by its key: the reveal takes the focus (its « Continuer »), then gives it back.
+    slow_bots.delay_scale = 0.05
+    install(live_server, code, ["AS 2S", *OTHERS])
+    wait_kind(page, "turn")
+    page.keyboard.press("y")
+    page.wait_for_selector("#result-close", state="visible")
+    wait_focus(page, "result-close", "the reveal")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#result-close", state="detached")
+    page.wait_for_function("() => ['hand', 'draw-pile-btn'].includes(document.activeElement.id)"
+                           " || !!document.activeElement.closest('#decision')")
+
+
+def test_shortcuts_are_declared_and_never_fire_while_typing(pages: Any, live_server: Any,
+                                                            slow_bots: Any) -> None:
+    code, tokens = start_room(pages.base, "Touches")
+    page = open_seat(pages, code, 0, tokens[0], LAPTOP)
+    install(live_server, code, ["AS 2S 3H", *OTHERS])
+    wait_kind(page, "turn")
+    declared = page.evaluate("""() => Object.fromEntries(
+      ['play-btn', 'yanniv-btn', 'help-btn'].map((id) =>
+        [id, document.getElementById(id).getAttribute('aria-keyshortcuts')]))""")
+    assert declared == {"play-btn": "Enter", "yanniv-btn": "Y", "help-btn": "?"}, declared
+    cards = page.eval_on_selector_all("#hand [data-code]", "(els) => els.map((e) => "
+                                      "[e.dataset.code, e.getAttribute('aria-keyshortcuts')])")
+    assert cards == [["AS", "1"], ["2S", "2"], ["3H", "3"]], cards
+    # Arrows move among the cards (from the hand region, → enters at the first one).
+    wait_focus(page, "hand", "turn")
+    page.keyboard.press("ArrowRight")
+    wait_focus(page, "AS", "→ from the hand")
+    page.keyboard.press("ArrowRight")
+    wait_focus(page, "2S", "→")
+    page.keyboard.press("End")
+    wait_focus(page, "3H", "End")
+    page.keyboard.press("ArrowLeft")
+    wait_focus(page, "2S", "←")
+    page.keyboard.press("Space")  # the focused card's own key
+    page.wait_for_function("() => window.yannivStore.get().selection.join() === '2S'")
+    page.keyboard.press("2")  # the same card by its digit: unselected
+    page.wait_for_function("() => window.yannivStore.get().selection.length === 0")
+    # Typing in a field: no shortcut (no YANNIV, no card selected).
+    page.evaluate("""() => { const i = document.createElement('input');
+      i.id = 'typing'; i.setAttribute('aria-label', 'test'); document.body.append(i); }""")
+    page.focus("#typing")
+    page.keyboard.type("y1?")
+    page.wait_for_timeout(300)
+    s = state(page)
+    assert s["view"]["pending"] == {**s["view"]["pending"], "kind": "turn", "seat": 0}
+    assert page.evaluate("() => window.yannivStore.get().selection") == []
+    assert page.evaluate("() => !!document.querySelector('dialog[open]')") is False
+    assert page.input_value("#typing") == "y1?"
+    page.evaluate("() => document.getElementById('typing').remove()")
+    # With a modifier: nothing either (the browser's own shortcuts stay).
+    page.focus("#hand")
+    page.keyboard.press("Control+1")
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => window.yannivStore.get().selection") == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_help_panel_opens_and_gives_the_focus_back(pages: Any, live_server: Any,
+                                                   axe_ready: None, slow_bots: Any,
+                                                   lang: str) -> None:
+    code, tokens = start_room(pages.base, f"Aide-{lang}")
+    page = open_seat(pages, code, 0, tokens[0], PHONE, lang=lang)
+    install(live_server, code, ["AS 2S 3H", *OTHERS])
+    wait_kind(page, "turn")
+    wait_focus(page, "hand", "turn")
+    title = {"fr": "Raccourcis clavier", "en": "Keyboard shortcuts"}[lang]
+    assert page.get_attribute("#help-btn", "aria-label") == title
+    # By its visible button: a modal dialog named by its title, the focus inside.
+    page.click("#help-btn")
+    page.wait_for_selector("dialog#help[open]")
+    assert page.evaluate("() => document.getElementById('help').matches(':modal')")
+    assert page.inner_text("#help-title") == title
+    wait_focus(page, "help-close", "help opened")
+    rows = page.locator("#help tbody tr").count()
+    assert rows == 9, rows
+    text = page.inner_text("#help")
+    for key in ("P", "D", "Y", "?", {"fr": "Entrée", "en": "Enter"}[lang]):
+        assert key in text, key
+    screenshot(page, f"table-help-{lang}")
+    found = axe.violations(page)
+    assert not found, axe.describe(found)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog#help:not([open])", state="attached")
+    wait_focus(page, "help-btn", "help closed by Escape")
+    # By `?` from the hand: closed by its button, the focus goes back to the hand.
+    page.focus("#hand")
+    page.keyboard.press("?")
+    page.wait_for_selector("dialog#help[open]")
+    page.keyboard.press("1")  # under the dialog, the table's shortcuts are off
+    page.click("#help-close")
+    page.wait_for_selector("dialog#help:not([open])", state="attached")
+    wait_focus(page, "hand", "help closed by its button")
+    assert page.evaluate("() => window.yannivStore.get().selection") == []
+
+
+#: Every sentence added to the live region, as a screen reader hears them.
+RECORD_JS = """() => { window.__said = [];
+  const start = () => {
+    const box = document.getElementById('announce');
+    if (!box) return setTimeout(start, 20);
+    new MutationObserver((list) => { for (const m of list) for (const n of m.addedNodes)
+      window.__said.push(n.textContent); }).observe(box, { childList: true });
+  };
+  document.addEventListener('DOMContentLoaded', start);
+}"""
+NN, NB = "\u202f", "\u00a0"
+
+#: What Léa (seat 0, French page) hears, written out by hand.
+LEA_HEARS = [
+    "Vous posez deux 5 et piochez l'As de trèfle.",
+    "Hugo pose le 10 de carreau et pioche le 5 de cœur dans la défausse.",
+    "Vous posez le 4 de pique et piochez l'As de cœur.",
+    "Vous demandez un As à Hugo.",
+    "Hugo n'a pas d'As.",
+    "Hugo pose le 3 de trèfle et pioche.",
+    f"Vous dites YANNIV{NN}!",
+    "Hugo pose le 10 de trèfle et pioche.",
+    f"Vous avez toujours 5 points ou moins{NB}: la manche s'arrête.",
+    f"Fin de la manche 1{NB}: vous gagnez.",
+    f"Partie terminée{NB}: vous gagnez{NN}!",
+]
+#: What Hugo (seat 1, English page) hears.
+HUGO_HEARS = [
+    "Léa plays two 5s and draws.",
+    "You play the 10 of diamonds and take the 5 of hearts from the discard.",
+    "Léa plays the 4 of spades and draws.",
+    "Léa asks you for an Ace.",
+    "You have no Ace.",
+    "You play the 3 of clubs and draw the 9 of spades.",
+    "Léa calls YANNIV!",
+    "You play the 10 of clubs and draw the 8 of clubs.",
+    "Léa still has 5 points or less: the round ends.",
+    "End of round 1: Léa wins.",
+    "Match over: Léa wins!",
+]
+
+
+def _heard(page: Any, count: int) -> list[str]:
+    page.wait_for_function(f"() => window.__said.length >= {count}")
+    return page.evaluate("() => window.__said")
+
+
+def test_live_region_says_what_each_player_does(pages: Any, live_server: Any) -> None:
+    code, tokens = start_room(pages.base, "Léa", bots=0, humans=("Hugo",), manches=1)
+    lea = open_seat(pages, code, 0, tokens[0], PHONE, init=f"({RECORD_JS})()")
+    hugo = open_seat(pages, code, 1, tokens[1], LAPTOP, lang="en", init=f"({RECORD_JS})()")
+    # Léa's hand sorts as AD 2D 4S 5S 5H; Hugo's as 2H 3C TD TC. The pile, top first.
+    install(live_server, code, ["AD 2D 4S 5S 5H", "2H 3C TD TC"],
+            pile="AC AH 9S 8C 7D 6D 9D 8D")
+    wait_kind(lea, "turn")
+    assert lea.evaluate("() => window.__said") == []  # the deal and the rig say nothing
+    # Léa: the two 5s by their digits, Enter, then P.
+    lea.keyboard.press("4")
+    lea.keyboard.press("5")
+    lea.keyboard.press("Enter")
+    wait_kind(lea, "draw")
+    lea.keyboard.press("p")
+    # Hugo: his 10 of diamonds, then the 5 of hearts from Léa's pair.
+    wait_kind(hugo, "turn")
+    hugo.keyboard.press("3")
+    hugo.keyboard.press("Enter")
+    wait_kind(hugo, "draw")
+    hugo.click('#decision [data-take="5H"]')
+    # Léa (A♦ A♣ 2♦ 4♠): the 4, a card drawn, then she asks Hugo for an Ace (he has none).
+    wait_kind(lea, "turn")
+    lea.keyboard.press("4")
+    lea.keyboard.press("Enter")
+    wait_kind(lea, "draw")
+    lea.keyboard.press("p")
+    wait_kind(lea, "four_ask")
+    lea.click('#decision [data-rank="1"]')
+    lea.click("#ask-btn")
+    # Hugo: his 3, from the pile.
+    wait_kind(hugo, "turn")
+    hugo.keyboard.press("2")
+    hugo.keyboard.press("Enter")
+    wait_kind(hugo, "draw")
+    hugo.keyboard.press("p")
+    # Léa: YANNIV (A♦ A♣ A♥ 2♦: 5 points); Hugo's last lap: his 10 of clubs, from the pile.
+    wait_kind(lea, "turn")
+    lea.keyboard.press("y")
+    wait_kind(hugo, "turn")
+    hugo.click('#hand [data-code="TC"]')
+    hugo.click("#play-btn:not([disabled])")
+    wait_kind(hugo, "draw")
+    hugo.keyboard.press("p")
+    lea.wait_for_selector("#ranking li")
+    assert _heard(lea, len(LEA_HEARS)) == LEA_HEARS
+    assert _heard(hugo, len(HUGO_HEARS)) == HUGO_HEARS
+    # The region itself: polite, and it keeps the latest sentences for a reader who returns.
+    assert lea.get_attribute("#announce", "aria-live") == "polite"
+    kept = lea.locator("#announce p").all_inner_texts()
+    assert kept == LEA_HEARS[-len(kept):] and len(kept) >= 5, kept
+    # For the screenshots only: the region (visually hidden) drawn over the page's top.
+    show = ("#announce { position: fixed !important; inset: 0 0 auto 0; width: auto !important;"
+            " height: auto !important; clip: auto !important; white-space: normal !important;"
+            " z-index: 99; background: #fff; color: #000; padding: .5rem; font-size: 14px; }")
+    for page, name in ((lea, "table-announced-fr"), (hugo, "table-announced-en")):
+        page.add_style_tag(content=show)
+        screenshot(page, name)
