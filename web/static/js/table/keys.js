@@ -4,6 +4,7 @@
 // Shortcuts never fire while typing in a field, with Ctrl/Alt/Meta, or under a dialog.
 import { t } from '../i18n.js';
 import { h } from '../dom.js';
+import { icon } from '../icons.js';
 
 /** Shortcut → the controls it presses, first enabled one wins (`aria` is what we declare). */
 const PRESS = [
@@ -20,8 +21,11 @@ const typing = (el) => !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT
 const control = (el) => !!el && !!el.closest('button, a[href], summary, input, select, textarea, [role=button]');
 const enabled = (sel) => [...document.querySelectorAll(sel)].filter((el) => !el.disabled && el.getClientRects().length);
 
-/** Mark the controls with their shortcuts (after each render: components rebuild them). */
+/** Mark the controls with their shortcuts (after each render: components rebuild them); the
+ * help button's icon is drawn when the table first shows (hidden, it would measure nothing). */
 export function declareShortcuts() {
+  const help = document.getElementById('help-btn');
+  if (help && !help.firstChild) help.append(icon('keys'));
   for (const s of PRESS) {
     for (const sel of s.controls) for (const el of document.querySelectorAll(sel)) el.setAttribute('aria-keyshortcuts', s.aria);
   }
