@@ -1,5 +1,6 @@
 """axe-core (tests/web/axe.py) on every state of the table, rigged one after the other in a
-4-seat room (tests/web/rig.py) on a phone (390×844) and a laptop (1280×800): each power
+4-seat room (tests/web/rig.py) on a phone (390×844, in French) and a laptop (1280×800, in
+English): each power
 prompt, a 6 and a 7 in force, the Jack's take back, someone else's 4 asking us, the reveal
 after a YANNIV, the final ranking. Any serious or critical violation fails. Screenshots of
 each state go to artifacts/screenshots/table-a11y-*."""
@@ -19,6 +20,8 @@ from yanniv.engine.state import Constraint, Pending
 pytestmark = pytest.mark.browser
 
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+#: The phone in French, the laptop in English: both dictionaries' texts are checked.
+LANGS = {"phone": "fr", "laptop": "en"}
 
 #: Opponents' hands (seats 1-3), the same in every state, without power cards (a King of
 #: theirs in the last lap would swap our small cards and void our YANNIV).
@@ -82,7 +85,7 @@ def test_every_table_state_passes_axe(pages: Any, live_server: Any, axe_ready: N
     failures: list[str] = []
     try:
         code, tokens = start_room(pages.base, f"Axe-{size}")
-        page = open_seat(pages, code, 0, tokens[0], VIEWPORTS[size])
+        page = open_seat(pages, code, 0, tokens[0], VIEWPORTS[size], lang=LANGS[size])
         for name, (hand, kw, kind) in STATES.items():
             install(live_server, code, [hand, *OTHERS], **kw)
             shown = "#play-btn" if kind == "turn" else f'#decision[data-kind="{kind}"]'
@@ -98,6 +101,7 @@ def test_every_table_state_passes_axe(pages: Any, live_server: Any, axe_ready: N
         install(live_server, code, ["AS 2S", *OTHERS])
         page.click("#yanniv-btn")
         page.wait_for_selector("#result-close", state="visible")
+        page.wait_for_function("() => document.activeElement.id === 'result-close'")
         _settle(page)
         screenshot(page, f"table-a11y-{size}-reveal")
         _axe(page, f"reveal {size}", failures)
@@ -112,6 +116,8 @@ def test_every_table_state_passes_axe(pages: Any, live_server: Any, axe_ready: N
         _settle(page)
         screenshot(page, f"table-a11y-{size}-final")
         _axe(page, f"final ranking {size}", failures)
+        # The celebration took the focus (« Rejouer »), as the reveal did (« Continuer »).
+        page.wait_for_function("() => document.activeElement.id === 'rematch-btn'")
     finally:
         turns.delay_scale = live_server.app.state.settings.bot_delay_scale
     assert not failures, "\n".join(failures)

@@ -76,6 +76,14 @@ def test_focus_follows_every_action(pages: Any, live_server: Any, slow_bots: Any
     install(live_server, code, ["5S 5H 9C KD", *OTHERS], pile="AC 9S 8C 7D 6D")
     wait_kind(page, "turn")
     wait_focus(page, "hand", "our turn")
+    # Selecting by a click keeps the focus on the card (it is redrawn selected).
+    page.click('#hand [data-code="9C"]')
+    page.wait_for_function("() => window.yannivStore.get().selection.join() === '9C'")
+    page.evaluate(DRAWN_JS)
+    wait_focus(page, "9C", "after selecting")
+    page.keyboard.press("Space")
+    page.wait_for_function("() => window.yannivStore.get().selection.length === 0")
+    page.focus("#hand")
     page.keyboard.press("1")
     page.keyboard.press("2")
     page.wait_for_function("() => window.yannivStore.get().selection.length === 2")
@@ -96,6 +104,17 @@ def test_focus_follows_every_action(pages: Any, live_server: Any, slow_bots: Any
     page.click("#ask-btn")
     wait_not_mine(page)
     wait_focus(page, "hand", "after asking")
+
+    # Asked by someone else's 4: the first card we may give; giving hands the turn back.
+    install(live_server, code, ["2S 9C 9D", *OTHERS], turn=1, played="4C",
+            pending=Pending("four_give", 0, other=1, rank=9))
+    wait_kind(page, "four_give")
+    first = page.get_attribute("#decision button[data-code]", "data-code")
+    assert first in {"9C", "9D"}, first
+    wait_focus(page, first, "4 give")
+    page.keyboard.press("Enter")
+    wait_not_mine(page)
+    wait_focus(page, "hand", "after giving")
 
     # The King: its first card; the swap ends the turn.
     install(live_server, code, ["2S 3H 8S", *OTHERS], played="KS",

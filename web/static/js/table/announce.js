@@ -32,7 +32,8 @@ const AS_LOGGED = {
   'say.played': 'log.played', 'say.drew': 'log.drew', 'say.without': 'log.drew_without',
   'say.at_once': 'log.played_at_once', 'say.yanniv': 'log.yanniv', 'say.six': 'log.six', 'say.seven': 'log.seven',
   'say.yanniv_holds': 'log.yanniv_holds', 'say.yanniv_fails': 'log.yanniv_fails', 'say.four_asked': 'log.four_asked',
-  'say.manche_won': 'log.manche_won', 'say.match_won': 'log.match_ended',
+  'say.manche_won': 'log.manche_won', 'say.match_won': 'log.match_ended', 'say.power_chosen': 'log.power_chosen',
+  'say.colour_chosen': 'log.colour_chosen', 'say.skipped': 'log.skipped',
 };
 /** The sentence key for `base` whose subject is `seat`: the `.you` form for the viewer. */
 const form = (base, seat, me) => (seat === me ? `${base}.you` : AS_LOGGED[base] || base);
@@ -65,13 +66,13 @@ function eventSentence(ev, ctx) {
   const n = (s) => pseudoOf(ctx.room, s);
   const me = ctx.me;
   switch (ev.type) {
-    case 'MancheStarted': return t('say.manche_started', { n: ev.manche, name: n(ev.starter), card: ev.flipped ? cardSpeech(ev.flipped) : '?' });
+    case 'MancheStarted': return t(form('say.manche_started', ev.starter, me), { n: ev.manche, name: n(ev.starter), card: ev.flipped ? cardSpeech(ev.flipped) : '?' });
     case 'Misdeal': return t('log.misdeal', { name: n(ev.seat) });
     case 'YannivCalled': return t(form('say.yanniv', ev.seat, me), { name: n(ev.seat) });
     case 'YannivChecked': return t(form(ev.holds ? 'say.yanniv_holds' : 'say.yanniv_fails', ev.seat, me), { name: n(ev.seat), ...rulesText(ctx.room) });
-    case 'PowerChosen': return t('log.power_chosen', { name: n(ev.seat), rank: t(`rank.name.${ev.rank}`) });
-    case 'ColourChosen': return t('log.colour_chosen', { name: n(ev.seat), colour: t(`colour.${ev.colour}`) });
-    case 'QueenDrew': return tn('say.queen_drew', ev.count, { name: n(ev.seat) });
+    case 'PowerChosen': return t(form('say.power_chosen', ev.seat, me), { name: n(ev.seat), rank: t(`rank.name.${ev.rank}`) });
+    case 'ColourChosen': return t(form('say.colour_chosen', ev.seat, me), { name: n(ev.seat), colour: t(`colour.${ev.colour}`) });
+    case 'QueenDrew': return tn(form('say.queen_drew', ev.seat, me), ev.count, { name: n(ev.seat) });
     case 'QueenKept': return ev.kept
       ? tn('say.queen_kept_card', ev.returned_count, { card: theCard(ev.kept) })
       : t('log.queen_kept', { name: n(ev.seat), count: ev.returned_count });
@@ -86,7 +87,7 @@ function eventSentence(ev, ctx) {
     case 'KingSwapped': return ev.given && ev.taken
       ? t(party('say.king_cards', ev.seat, ev.target, me), { name: n(ev.seat), target: n(ev.target), given: theCard(ev.given), taken: theCard(ev.taken) })
       : t('log.king', { name: n(ev.seat), target: n(ev.target) });
-    case 'PowerSkipped': return t('log.skipped', { name: n(ev.seat), rank: t(`rank.name.${ev.rank}`) });
+    case 'PowerSkipped': return t(form('say.skipped', ev.seat, me), { name: n(ev.seat), rank: t(`rank.name.${ev.rank}`) });
     case 'DirectionChanged': return t('log.direction');
     case 'ConstraintSet':
       if (ev.kind === 'six') return t(form('say.six', ev.target, me), { target: n(ev.target), colour: t(`colour.${ev.colour}`) });
