@@ -159,12 +159,20 @@ function waitingText(ctx, p) {
   return text === key ? t('wait.other', { name }) : text;
 }
 
+let shownPrompt = null;
+
 export function renderPrompt(ctx) {
   const el = document.getElementById('prompt');
   const { view } = ctx.state;
   const p = view.pending;
   // The draw and the waiting lines sit above the hand; other decisions open over the table.
   el.className = p && p.seat === ctx.me && !view.finished && p.kind !== 'turn' && p.kind !== 'draw' ? 'over' : 'dock';
+  // Redrawn only when what it shows changes: #prompt is a live region (a screen reader would
+  // say it again at every render) and a click must not straddle a rebuild.
+  const key = JSON.stringify([p, !!view.finished, legal(view), ctx.state.local, !!ctx.busy, ctx.me ?? null,
+    ctx.room && Array.isArray(ctx.room.seats) ? ctx.room.seats.map((s) => [s.seat, s.pseudo]) : null]);
+  if (key === shownPrompt) return;
+  shownPrompt = key;
   if (!p || view.finished) { replace(el); return; }
   if (p.seat !== ctx.me) {
     replace(el, h('p', { class: 'waiting-for', id: 'waiting-for' }, waitingText(ctx, p)));

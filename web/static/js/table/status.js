@@ -5,6 +5,8 @@ import { pseudoOf } from './common.js';
 import { icon } from '../icons.js';
 import { timerBadge } from './opponents.js';
 
+let shown = null;
+
 export function renderStatus(ctx) {
   const { view, room, deadline } = ctx.state;
   const el = document.getElementById('status');
@@ -33,5 +35,9 @@ export function renderStatus(ctx) {
     parts.push(h('p', { class: 'lastlap', id: 'lastlap', style: 'flex-basis:100%;margin:0' }, icon('megaphone'),
       ` ${who} ${t('table.last_lap')}`, h('span', { class: 'more' }, ` ${t('table.last_lap_more')}`)));
   }
+  // The status bar is a live region: redrawn (and so said again) only when its words change.
+  const key = JSON.stringify(parts.map((node) => [node.className, node.classList.contains('timer-badge') ? '' : node.textContent]).concat([deadline ?? null]));
+  if (key === shown) return;
+  shown = key;
   replace(el, parts);
 }
