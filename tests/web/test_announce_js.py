@@ -22,7 +22,7 @@ NN, NB = "\u202f", "\u00a0"
 SCRIPT = """
 const i18n = await import(process.argv[1]);
 const announce = await import(process.argv[2]);
-const [fr, en, lang, me, steps] = JSON.parse(process.argv[3]);
+const [fr, en, lang, me, steps, pause] = JSON.parse(process.argv[3]);
 i18n.setStrings(lang === 'fr' ? fr : { ...fr, ...en }, lang);
 const room = { limits: { call_limit: 5, winner_bonus: -5 }, seats: [
   { seat: 0, pseudo: 'Léa', is_bot: false },
@@ -30,7 +30,11 @@ const room = { limits: { call_limit: 5, winner_bonus: -5 }, seats: [
   { seat: 2, pseudo: 'Hugo', is_bot: false }] };
 const said = [];
 const a = announce.createAnnouncer((text) => said.push(text));
-for (const [events, pending] of steps) a.hear(events, { room, me, pending });
+for (const [events, pending] of steps) {
+  a.hear(events, { room, me, pending });
+  // `pause`: wait longer than a play is held for its draw, after each message.
+  if (pause) await new Promise((r) => setTimeout(r, announce.HOLD_MS + 100));
+}
 console.log(JSON.stringify(said));
 process.exit(0);
 """
@@ -38,10 +42,11 @@ process.exit(0);
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 
 
-def _said(lang: str, me: int | None, steps: list) -> list[str]:
+def _said(lang: str, me: int | None, steps: list, pause: bool = False) -> list[str]:
     out = subprocess.run(
         ["node", "--input-type=module", "-e", SCRIPT, (JS / "i18n.js").as_uri(),
-         (JS / "table" / "announce.js").as_uri(), json.dumps([FR, EN, lang, me, steps])],
+         (JS / "table" / "announce.js").as_uri(),
+         json.dumps([FR, EN, lang, me, steps, pause])],
         capture_output=True, text=True, check=True, timeout=60)
     return json.loads(out.stdout)
 
@@ -190,4 +195,21 @@ def test_a_play_waits_for_its_draw_only_while_that_draw_is_pending() -> None:
         "Hugo plays the run 7, 8, 9 of hearts.",
         "Hugo chooses the power: 8.",
         "You play the Ace of spades and draw the Queen of diamonds.",
+    ]
+
+
+@needs_node
+def test_a_slow_opponents_play_is_said_without_waiting_for_its_draw() -> None:
+    """An opponent who takes long to draw: the play is said after a few seconds, then the draw
+    on its own; the viewer's own play waits for the viewer's draw, however long."""
+    steps = [
+        [[played(2, "5S", "5H")], _draw(2)],
+        [[drew(2, "5D", "discard")], _turn(0)],
+        [[played(0, "TS")], _draw(0)],
+        [[drew(0, "3C")], _turn(1)],
+    ]
+    assert _said("fr", 0, steps, pause=True) == [
+        "Hugo pose deux 5.",
+        "Hugo pioche le 5 de carreau dans la défausse.",
+        "Vous posez le 10 de pique et piochez le 3 de trèfle.",
     ]

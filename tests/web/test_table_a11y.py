@@ -59,7 +59,11 @@ STATES: dict[str, tuple[str, dict[str, Any], str]] = {
     "four_play_received": ("2S 4H 7C", {"played": "4S", "pending": Pending(
         "four_play_received", 0, cards=_one("4H"))}, "four_play_received"),
     "king": ("2S 3H 8S", {"played": "KS", "pending": Pending("king", 0, remaining=1)}, "king"),
+    "last_lap": ("6C 7S 8H TD", {"yanniv_caller": 2}, "turn"),
+    "waiting": ("6C 7S 8H TD", {"turn": 1}, "waiting"),
 }
+#: What each kind of state shows once drawn.
+SHOWN = {"turn": "#play-btn", "waiting": "#waiting-for"}
 
 
 def _axe(page: Any, where: str, failures: list[str]) -> None:
@@ -88,11 +92,13 @@ def test_every_table_state_passes_axe(pages: Any, live_server: Any, axe_ready: N
         page = open_seat(pages, code, 0, tokens[0], VIEWPORTS[size], lang=LANGS[size])
         for name, (hand, kw, kind) in STATES.items():
             install(live_server, code, [hand, *OTHERS], **kw)
-            shown = "#play-btn" if kind == "turn" else f'#decision[data-kind="{kind}"]'
-            page.wait_for_selector(shown)
-            assert state(page)["view"]["pending"]["kind"] == kind, name
+            page.wait_for_selector(SHOWN.get(kind, f'#decision[data-kind="{kind}"]'))
+            pending = state(page)["view"]["pending"]
+            assert pending["kind"] == kind or (kind == "waiting" and pending["seat"] != 0), name
             if name in ("six", "seven"):
                 page.wait_for_selector("#constraint")
+            if name == "last_lap":
+                page.wait_for_selector("#lastlap")
             _settle(page)
             screenshot(page, f"table-a11y-{size}-{name}")
             _axe(page, f"{name} {size}", failures)
