@@ -1,6 +1,7 @@
-"""axe-core (tests/web/axe.py) on every page but the table's states, in real Chromium, on a
-phone and a laptop, in French and English: no serious or critical violation (contrast WCAG
-AA, names and labels, one h1, landmarks, scrollable regions reachable by keyboard)."""
+"""axe-core (tests/web/axe.py) on every page but the table's states (test_table_a11y.py), in
+real Chromium, on a phone and a laptop, in French and English: no serious or critical
+violation (contrast WCAG AA, names and labels, one h1, landmarks, scrollable regions reachable
+by keyboard)."""
 
 from __future__ import annotations
 
@@ -142,8 +143,8 @@ def test_pages_fit_a_320_px_screen(pages: Any, live_server: Any, axe_ready: None
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_table_in_its_turn_state(pages: Any, live_server: Any, axe_ready: None,
                                  size: str) -> None:
-    """The table when it is my turn against the computer (the other table states belong
-    to the table's redesign, which runs `axe.violations` on each)."""
+    """The table when it is my turn against the computer (every other table state, rigged:
+    tests/web/test_table_a11y.py)."""
     turns = live_server.app.state.rooms.bot_turns
     page = pages.new(VIEWPORTS[size])
     page.goto(pages.base + "/")
