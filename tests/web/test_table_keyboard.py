@@ -281,33 +281,33 @@ RECORD_JS = """() => { window.__said = [];
 }"""
 NN, NB = "\u202f", "\u00a0"
 
-#: What Léa (seat 0, French page) hears, written out by hand.
-LEA_HEARS = [
+#: What Aurore (seat 0, French page) hears, written out by hand.
+AURORE_HEARS = [
     "Vous posez deux 5 et piochez l'As de trèfle.",
-    "Hugo pose le 10 de carreau et pioche le 5 de cœur dans la défausse.",
+    "Yanis pose le 10 de carreau et pioche le 5 de cœur dans la défausse.",
     "Vous posez le 4 de pique et piochez l'As de cœur.",
-    "Vous demandez un As à Hugo.",
-    "Hugo n'a pas d'As.",
-    "Hugo pose le 3 de trèfle et pioche.",
+    "Vous demandez un As à Yanis.",
+    "Yanis n'a pas d'As.",
+    "Yanis pose le 3 de trèfle et pioche.",
     f"Vous dites YANNIV{NN}!",
-    "Hugo pose le 10 de trèfle et pioche.",
+    "Yanis pose le 10 de trèfle et pioche.",
     f"Vous avez toujours 5 points ou moins{NB}: la manche s'arrête.",
     f"Fin de la manche 1{NB}: vous gagnez.",
     f"Partie terminée{NB}: vous gagnez{NN}!",
 ]
-#: What Hugo (seat 1, English page) hears.
-HUGO_HEARS = [
-    "Léa plays two 5s and draws.",
+#: What Yanis (seat 1, English page) hears.
+YANIS_HEARS = [
+    "Aurore plays two 5s and draws.",
     "You play the 10 of diamonds and take the 5 of hearts from the discard.",
-    "Léa plays the 4 of spades and draws.",
-    "Léa asks you for an Ace.",
+    "Aurore plays the 4 of spades and draws.",
+    "Aurore asks you for an Ace.",
     "You have no Ace.",
     "You play the 3 of clubs and draw the 9 of spades.",
-    "Léa calls YANNIV!",
+    "Aurore calls YANNIV!",
     "You play the 10 of clubs and draw the 8 of clubs.",
-    "Léa still has 5 points or less: the round ends.",
-    "End of round 1: Léa wins.",
-    "Match over: Léa wins!",
+    "Aurore still has 5 points or less: the round ends.",
+    "End of round 1: Aurore wins.",
+    "Match over: Aurore wins!",
 ]
 
 
@@ -317,60 +317,60 @@ def _heard(page: Any, count: int) -> list[str]:
 
 
 def test_live_region_says_what_each_player_does(pages: Any, live_server: Any) -> None:
-    code, tokens = start_room(pages.base, "Léa", bots=0, humans=("Hugo",), manches=1)
-    lea = open_seat(pages, code, 0, tokens[0], PHONE, init=f"({RECORD_JS})()")
-    hugo = open_seat(pages, code, 1, tokens[1], LAPTOP, lang="en", init=f"({RECORD_JS})()")
-    # Léa's hand sorts as AD 2D 4S 5S 5H; Hugo's as 2H 3C TD TC. The pile, top first.
+    code, tokens = start_room(pages.base, "Aurore", bots=0, humans=("Yanis",), manches=1)
+    aurore = open_seat(pages, code, 0, tokens[0], PHONE, init=f"({RECORD_JS})()")
+    yanis = open_seat(pages, code, 1, tokens[1], LAPTOP, lang="en", init=f"({RECORD_JS})()")
+    # Aurore's hand sorts as AD 2D 4S 5S 5H; Yanis's as 2H 3C TD TC. The pile, top first.
     install(live_server, code, ["AD 2D 4S 5S 5H", "2H 3C TD TC"],
             pile="AC AH 9S 8C 7D 6D 9D 8D")
-    wait_kind(lea, "turn")
-    assert lea.evaluate("() => window.__said") == []  # the deal and the rig say nothing
-    # Léa: the two 5s by their digits, Enter, then P.
-    lea.keyboard.press("4")
-    lea.keyboard.press("5")
-    lea.keyboard.press("Enter")
-    wait_kind(lea, "draw")
-    lea.keyboard.press("p")
-    # Hugo: his 10 of diamonds, then the 5 of hearts from Léa's pair.
-    wait_kind(hugo, "turn")
-    hugo.keyboard.press("3")
-    hugo.keyboard.press("Enter")
-    wait_kind(hugo, "draw")
-    hugo.click('#decision [data-take="5H"]')
-    # Léa (A♦ A♣ 2♦ 4♠): the 4, a card drawn, then she asks Hugo for an Ace (he has none).
-    wait_kind(lea, "turn")
-    lea.keyboard.press("4")
-    lea.keyboard.press("Enter")
-    wait_kind(lea, "draw")
-    lea.keyboard.press("p")
-    wait_kind(lea, "four_ask")
-    lea.click('#decision [data-rank="1"]')
-    lea.click("#ask-btn")
-    # Hugo: his 3, from the pile.
-    wait_kind(hugo, "turn")
-    hugo.keyboard.press("2")
-    hugo.keyboard.press("Enter")
-    wait_kind(hugo, "draw")
-    hugo.keyboard.press("p")
-    # Léa: YANNIV (A♦ A♣ A♥ 2♦: 5 points); Hugo's last lap: his 10 of clubs, from the pile.
-    wait_kind(lea, "turn")
-    lea.keyboard.press("y")
-    wait_kind(hugo, "turn")
-    hugo.click('#hand [data-code="TC"]')
-    hugo.click("#play-btn:not([disabled])")
-    wait_kind(hugo, "draw")
-    hugo.keyboard.press("p")
-    lea.wait_for_selector("#ranking li")
-    assert _heard(lea, len(LEA_HEARS)) == LEA_HEARS
-    assert _heard(hugo, len(HUGO_HEARS)) == HUGO_HEARS
+    wait_kind(aurore, "turn")
+    assert aurore.evaluate("() => window.__said") == []  # the deal and the rig say nothing
+    # Aurore: the two 5s by their digits, Enter, then P.
+    aurore.keyboard.press("4")
+    aurore.keyboard.press("5")
+    aurore.keyboard.press("Enter")
+    wait_kind(aurore, "draw")
+    aurore.keyboard.press("p")
+    # Yanis: his 10 of diamonds, then the 5 of hearts from Aurore's pair.
+    wait_kind(yanis, "turn")
+    yanis.keyboard.press("3")
+    yanis.keyboard.press("Enter")
+    wait_kind(yanis, "draw")
+    yanis.click('#decision [data-take="5H"]')
+    # Aurore (A♦ A♣ 2♦ 4♠): the 4, a card drawn, then she asks Yanis for an Ace (he has none).
+    wait_kind(aurore, "turn")
+    aurore.keyboard.press("4")
+    aurore.keyboard.press("Enter")
+    wait_kind(aurore, "draw")
+    aurore.keyboard.press("p")
+    wait_kind(aurore, "four_ask")
+    aurore.click('#decision [data-rank="1"]')
+    aurore.click("#ask-btn")
+    # Yanis: his 3, from the pile.
+    wait_kind(yanis, "turn")
+    yanis.keyboard.press("2")
+    yanis.keyboard.press("Enter")
+    wait_kind(yanis, "draw")
+    yanis.keyboard.press("p")
+    # Aurore: YANNIV (A♦ A♣ A♥ 2♦: 5 points); Yanis's last lap: his 10 of clubs, from the pile.
+    wait_kind(aurore, "turn")
+    aurore.keyboard.press("y")
+    wait_kind(yanis, "turn")
+    yanis.click('#hand [data-code="TC"]')
+    yanis.click("#play-btn:not([disabled])")
+    wait_kind(yanis, "draw")
+    yanis.keyboard.press("p")
+    aurore.wait_for_selector("#ranking li")
+    assert _heard(aurore, len(AURORE_HEARS)) == AURORE_HEARS
+    assert _heard(yanis, len(YANIS_HEARS)) == YANIS_HEARS
     # The region itself: polite, and it keeps the latest sentences for a reader who returns.
-    assert lea.get_attribute("#announce", "aria-live") == "polite"
-    kept = lea.locator("#announce p").all_inner_texts()
-    assert kept == LEA_HEARS[-len(kept):] and len(kept) >= 5, kept
+    assert aurore.get_attribute("#announce", "aria-live") == "polite"
+    kept = aurore.locator("#announce p").all_inner_texts()
+    assert kept == AURORE_HEARS[-len(kept):] and len(kept) >= 5, kept
     # For the screenshots only: the region (visually hidden) drawn over the page's top.
     show = ("#announce { position: fixed !important; inset: 0 0 auto 0; width: auto !important;"
             " height: auto !important; clip: auto !important; white-space: normal !important;"
             " z-index: 99; background: #fff; color: #000; padding: .5rem; font-size: 14px; }")
-    for page, name in ((lea, "table-announced-fr"), (hugo, "table-announced-en")):
+    for page, name in ((aurore, "table-announced-fr"), (yanis, "table-announced-en")):
         page.add_style_tag(content=show)
         screenshot(page, name)
