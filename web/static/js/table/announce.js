@@ -128,7 +128,10 @@ export function createAnnouncer(say = sayInRegion) {
         }
         if (ev.type === 'TurnStarted') continue;
         flush();
-        const text = ev.type === 'Drew' || ev.type === 'Played' ? turnSentence(ev.type === 'Played' ? ev : null, ev.type === 'Drew' ? ev : null, ctx) : eventSentence(ev, ctx);
+        let text;
+        if (ev.type === 'Played') text = turnSentence(ev, null, ctx);  // a card put down at once
+        else if (ev.type === 'Drew') text = turnSentence(null, ev, ctx);
+        else text = eventSentence(ev, ctx);
         if (text) say(text);
       }
       if (!held) return;
