@@ -54,16 +54,19 @@ export function placeFocus(ctx) {
   if (document.querySelector('dialog[open]')) return;  // the help panel keeps its focus
   const layer = document.querySelector('#result .result');
   const active = document.activeElement;
-  // The reveal and the final ranking are modal: a focus left under them goes into them.
-  if (!parked() && !(layer && !layer.contains(active))) return;
+  // The reveal and the final ranking are modal: a focus left on the table under them goes
+  // into them (the page header stays free: its links lead elsewhere).
+  const under = !!layer && !layer.contains(active) && document.getElementById('table').contains(active);
+  if (!parked() && !under) return;
   const el = target(ctx);
   if (!el || el === active) return;
   if (el.id === 'hand' || el.id === 'status') el.tabIndex = -1;  // a place to rest, not a Tab stop
   el.focus({ preventScroll: true });
 }
 
-/** The reveal shows after the YANNIV moment (hidden until then, it could not take the focus);
- * an action waiting for its answer may disable the control we were on. Place it again then. */
+/** The reveal shows after the YANNIV moment (hidden until then, it could not take the focus):
+ * place the focus again when its entrance ends; the board may start or stop scrolling on a
+ * resize. */
 export function setupFocus() {
   document.getElementById('result').addEventListener('animationend', () => lastCtx && placeFocus(lastCtx));
   window.addEventListener('resize', reachScrolling);
