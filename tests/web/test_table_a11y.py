@@ -73,10 +73,13 @@ def _axe(page: Any, where: str, failures: list[str]) -> None:
 
 
 def _settle(page: Any) -> None:
-    """Animations done (a card in flight is half transparent: its contrast is not final)."""
+    """Animations done (a card in flight is half transparent: its contrast is not final); the
+    endless ones (the acting seat's pulse) are left running."""
     page.evaluate("""async () => {
       await new Promise(requestAnimationFrame);
-      await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+      await Promise.all(document.getAnimations()
+        .filter((a) => a.effect && a.effect.getComputedTiming().endTime < 5000)
+        .map((a) => a.finished.catch(() => null)));
       await new Promise(requestAnimationFrame);
     }""")
 
