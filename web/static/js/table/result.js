@@ -64,7 +64,11 @@ export function renderResult(ctx) {
         h('button', { type: 'button', class: 'big', id: 'rematch-btn', 'data-focus': 'rematch', onclick: ctx.rematch }, t('result.rematch')),
         h('a', { class: 'button secondary', href: '/' }, t('nav.home'))));
     }
-    parts.push(h('h3', null, t('result.sheet')), h('div', { class: 'table-wrap scores' }, scoreTable(ctx)));
+    // A keyboard stop with a name: on the narrowest phones the sheet of many seats scrolls
+    // sideways inside the dialog, and a scroll area must be reachable without a mouse.
+    parts.push(h('h3', { id: 'sheet-title' }, t('result.sheet')),
+      h('div', { class: 'table-wrap scores', tabindex: '0', role: 'region', 'aria-labelledby': 'sheet-title' },
+        scoreTable(ctx)));
     if (r) parts.push(h('details', null, h('summary', null, t('result.last_manche')), h('div', null, mancheResult(ctx, r))));
   } else if (r && ctx.state.dismissedResult !== r.manche) {
     const close = () => ctx.dispatch({ type: 'dismissResult', manche: r.manche });
