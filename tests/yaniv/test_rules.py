@@ -70,7 +70,8 @@ def test_a_single_a_set_or_a_run_of_three_of_one_suit_may_be_put_down(codes: str
     assert Play(canonical_play(ycards(codes))) in legal_actions(state)
 
 
-@pytest.mark.parametrize("codes", ["3C 4C", "3C 4H 5C", "3C 5C 6C", "4C 4H XR", "4C XR", "QC KC AC"])
+@pytest.mark.parametrize(
+    "codes", ["3C 4C", "3C 4H 5C", "3C 5C 6C", "4C 4H XR", "4C XR", "QC KC AC"])
 def test_no_other_combination_may_be_put_down(codes: str) -> None:
     state = table("3C 4C 5C 6C 4H XR QC KC AC", "KC KD")
     with pytest.raises(YanivIllegal) as refused:

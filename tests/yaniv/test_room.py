@@ -1,0 +1,78 @@
+"""A Yaniv room on the unchanged platform: created over HTTP, six people on real sockets,
+played to the final ranking, its match stored with its game, rules version and config."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from tests.server.conftest import Table
+from yanniv.games import get_game
+
+
+class YanivTable(Table):
+    """The server tests' table, choosing like a beginner: Yaniv whenever it may."""
+
+    def step(self, rng: random.Random) -> bool:
+        state = self.sync()
+        view = state["view"]
+        if view is None or view["finished"]:
+            return False
+        actor = self.players[view["pending"]["seat"]]
+        own = actor.last_state
+        assert own is not None
+        legal = own["view"]["legal_actions"]
+        calls = [a for a in legal if a["type"] == "CallYaniv"]
+        plays = [a for a in legal if a["type"] == "Play"]
+        if calls:
+            action = calls[0]
+        elif plays and rng.random() < 0.8:
+            action = max(plays, key=lambda a: len(a["cards"]))
+        else:
+            action = rng.choice(legal)
+        answer = actor.act(action, own["version"])
+        assert answer["type"] == "ack", answer
+        for player in self.players:
+            player.wait_version(answer["version"])
+        return True
+
+
+def test_a_six_seat_yaniv_room_plays_to_the_end(client: TestClient) -> None:
+    table = YanivTable(client, 1, {"game": "yaniv", "threshold": 50, "two_decks": True},
+                       start=False)
+    try:
+        for n in range(1, 6):
+            joined = client.post(f"/api/rooms/{table.code}/join", json={"pseudo": f"Joueur{n}"})
+            assert joined.status_code == 200, joined.text
+            table.tokens.append(joined.json()["token"])
+        started = client.post(f"/api/rooms/{table.code}/start", headers=table.host)
+        assert started.status_code == 200, started.text
+        table.connect()
+        final = table.play_to_end(random.Random(6), max_steps=20000)
+        assert final["room"]["settings"]["game"] == "yaniv"
+        assert final["view"]["decks"] == 2 and len(final["view"]["ranking"]) == 6
+    finally:
+        table.close()
+    with client.app.state.db.engine.connect() as conn:
+        game, version, config = conn.execute(text(
+            "SELECT game, rules_version, config FROM finished_matches")).one()
+    config = json.loads(config) if isinstance(config, str) else config
+    assert (game, version) == ("yaniv", "yaniv-1")
+    assert get_game("yaniv").config_from_data(config, version).decks == 2
+
+
+def test_a_draw_before_putting_down_is_refused_with_its_reason(client: TestClient) -> None:
+    table = YanivTable(client, 2, {"game": "yaniv"}, start=True)
+    try:
+        players = table.connect()
+        state = table.sync()
+        actor = players[state["view"]["pending"]["seat"]]
+        assert actor.last_state is not None
+        answer = actor.act({"type": "TakeDiscard", "card": "KS"}, actor.last_state["version"])
+        assert answer["type"] == "error" and answer["code"] == "play_first"
+        assert answer["message"] and answer["message_en"]
+    finally:
+        table.close()
