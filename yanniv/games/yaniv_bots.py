@@ -80,6 +80,10 @@ class YanivBot:
     def observe(self, events: Iterable[Any]) -> None:
         """The view already holds all a seat may know (the discard, known cards)."""
 
+    def work_spent(self) -> None:
+        """What `yanniv tournament` reports of a searching bot's work: these do not search."""
+        return None
+
     def decide(self, view: MatchView) -> Any:
         legal = view.legal_actions
         choose = _moyen if self.level == "moyen" else _facile
