@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import text
@@ -76,3 +77,39 @@ def test_a_draw_before_putting_down_is_refused_with_its_reason(client: TestClien
         assert answer["message"] and answer["message_en"]
     finally:
         table.close()
+
+
+def test_a_person_plays_yaniv_against_seven_bots(app_factory: Any) -> None:
+    """Bots of the game's own levels fill seven seats of an 8-seat room and play to the end."""
+    import contextlib
+
+    from tests.server.conftest import Player
+
+    with TestClient(app_factory(bot_delay_scale=0.0)) as client, \
+            contextlib.ExitStack() as stack:
+        created = client.post("/api/rooms", json={"pseudo": "Léa", "game": "yaniv"}).json()
+        code, host = created["code"], {"X-Seat-Token": created["token"]}
+        for n in range(7):
+            added = client.post(f"/api/rooms/{code}/bots",
+                                json={"level": ("facile", "moyen")[n % 2]}, headers=host)
+            assert added.status_code == 200, added.text
+        assert client.patch(f"/api/rooms/{code}/settings", json={"threshold": 50},
+                            headers=host).status_code == 200
+        assert client.post(f"/api/rooms/{code}/start", headers=host).status_code == 200
+        me = Player(client, code, created["token"], 0, stack)
+        rng = random.Random(8)
+        for _ in range(100_000):
+            state = me.last_state
+            view = state["view"] if state else None
+            if view is not None and view["finished"]:
+                break
+            if view is not None and view["pending"]["seat"] == 0 and view["legal_actions"]:
+                legal = view["legal_actions"]
+                calls = [a for a in legal if a["type"] == "CallYaniv"]
+                answer = me.act(calls[0] if calls else rng.choice(legal), state["version"])
+                assert answer["type"] == "ack", answer
+                me.wait_version(answer["version"])
+            else:
+                me.recv()
+        assert view is not None and view["finished"] and len(view["ranking"]) == 8
+        assert view["decks"] == 2

@@ -157,8 +157,12 @@ def scripted_policies() -> dict[str, Callable[[str], Callable[[MatchView], Any]]
     return {"random": random_policy, "greedy": greedy}
 
 
-def bot_delay(view: MatchView, rng: random.Random) -> float:
-    """Seconds a bot seems to think: longer to choose what to put down than to draw."""
+def bot_delay(view: MatchView, rng: random.Random | None) -> float:
+    """Seconds a bot seems to think: longer to choose what to put down than to draw (the
+    server passes no generator: a pause is not part of the match, it need not replay)."""
+    rng = rng or random.Random()
+    if len(view.legal_actions) <= 1:
+        return 0.4
     if view.pending is not None and view.pending.kind == "turn":
         return 1.0 + 1.5 * rng.random()
     return 0.6 + 0.8 * rng.random()

@@ -167,7 +167,7 @@ class YanivGame(Game):
     def bot_decide(self, bot: Any, view: MatchView) -> Any:
         return bot.decide(view)
 
-    def bot_delay(self, view: MatchView, rng: random.Random) -> float:
+    def bot_delay(self, view: MatchView, rng: random.Random | None) -> float:
         return yaniv_bots.bot_delay(view, rng)
 
 
