@@ -20,7 +20,14 @@ from yanniv.yaniv import (
     ycards,
 )
 from yanniv.yaniv.combos import canonical_play
-from yanniv.yaniv.model import MancheEnded, MancheStarted, MatchEnded, PileReshuffled
+from yanniv.yaniv.model import (
+    MancheEnded,
+    MancheStarted,
+    MatchEnded,
+    Packet,
+    Pending,
+    PileReshuffled,
+)
 
 
 def _play(state, codes: str):
@@ -47,8 +54,7 @@ def test_seven_cards_each_the_left_of_the_dealer_starts_and_a_card_is_flipped() 
 
 def test_the_deal_rotates_clockwise_each_manche() -> None:
     state, _ = start_match(YanivConfig(seats=3, first_player=2), "rotate")
-    state = state.evolve(hands=(ycards("AS"), ycards("KS KH"), ycards("KD KC")))
-    state = state.evolve(pending=state.pending.__class__("turn", 2), starter=2)
+    assert (state.dealer, state.starter, state.to_act) == (1, 2, 2)
     state = state.evolve(hands=(ycards("KS KH"), ycards("KD KC"), ycards("AS")))
     state, events = apply(state, CallYaniv())
     started = next(e for e in events if isinstance(e, MancheStarted))
@@ -187,15 +193,15 @@ def test_elimination_mode_drops_seats_over_the_threshold_until_one_is_left() -> 
     assert state.participants == (0, 2) and state.hands[1] == ()
     assert _ended(events).eliminated == (1,)
     state = state.evolve(hands=(ycards("AS"), (), ycards("KS KH KD")),
-                         pending=state.pending.__class__("turn", 0))
+                         pending=Pending("turn", 0))
     state, events = apply(state.evolve(scores=(0, 210, 180)), CallYaniv())
     assert state.finished and state.ranking == (0, 2, 1)
 
 
 def test_when_the_pile_runs_out_the_older_discard_is_shuffled_into_a_new_pile() -> None:
     state = table("KS 2H", "AD AC", pile="", offer="4H")
-    state = state.evolve(discard=(*state.discard[:1], state.discard[0].__class__(None,
-                         ycards("7C 7D")), state.discard[1]), offer=2)
+    state = state.evolve(discard=(state.discard[0], Packet(None, ycards("7C 7D")),
+                                  state.discard[1]), offer=2)
     state = _play(state, "KS")
     assert DrawPile() in legal_actions(state)
     state, events = apply(state, DrawPile())
