@@ -8,8 +8,9 @@ the function runs), `TYPE_CHECKING` ones included, relative imports resolved, an
 
 The layers, bottom first (a unit may import only units of lower layers, or itself):
 
-0. `engine` (the pure rules), `lang` (which language a request asks for) and `french` (French
-   elision of filled-in names), stdlib only: everything else builds on them.
+0. `engine` (the pure rules), `yaniv` (classic Yaniv's pure rules), `lang` (which language
+   a request asks for) and `french` (French elision of filled-in names), stdlib only:
+   everything else builds on them.
 1. `policies` (baseline players): read the engine only.
 2. `bots` (uses `policies` for the easy level).
 3. `games`: the registry, each game a value (its rules, codec, settings and bots).
@@ -35,7 +36,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "yanniv"
 
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"engine", "lang", "french"}),
+    frozenset({"engine", "yaniv", "lang", "french"}),
     frozenset({"policies"}),
     frozenset({"bots"}),
     frozenset({"games"}),

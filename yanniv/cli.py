@@ -44,7 +44,8 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="a rule option of the game, e.g. mandatory_powers=false (repeatable)")
 
     schema = sub.add_parser("schema", help="write docs/protocol*.schema.json from the code")
-    schema.add_argument("--output", default=None, help="where to write (default: docs/)")
+    schema.add_argument("--output", default=None,
+                        help="the file to write (one game: --game, else the default game)")
     schema.add_argument("--game", default=None, help="one game's schema (default: every game)")
     schema.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if the file is not up to date")
@@ -84,10 +85,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "schema":
         from pathlib import Path
 
-        from yanniv.games import GAMES, get_game
+        from yanniv.games import DEFAULT_GAME, GAMES, get_game
         from yanniv.server.protocol_schema import schema_path, write_schema
 
-        games = [get_game(args.game)] if args.game else list(GAMES.values())
+        # One --output file holds one game's schema: the named one, else the default game.
+        if args.game or args.output:
+            games = [get_game(args.game or DEFAULT_GAME)]
+        else:
+            games = list(GAMES.values())
         stale = 0
         for game in games:
             path = Path(args.output) if args.output else schema_path(game)

@@ -2,7 +2,8 @@
 
 This is the engine benchmark: matches/s and actions/s include the policies' decisions and
 one `view` per decision, as a real seat would need, all through the game's interface
-(`--game`, YANNIV by default). The event tallies are YANNIV's (zero for another game).
+(`--game`, YANNIV by default). The event tallies are YANNIV's (zero for another game); the
+calls and the share lost (Yaniv's Assaf rate) come from any game's outcome.
 """
 
 from __future__ import annotations
@@ -76,6 +77,10 @@ def run_simulation(
         assert outcome is not None
         wins[names[outcome.ranking[0]]] += 1
         counts["manches"] += len(outcome.manches)
+        for result in outcome.manches:  # any game's calls, from its outcome
+            if result.caller is not None:
+                counts["calls"] += 1
+                counts["calls_lost"] += result.caller_won is False
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     calls = counts[YannivCalled]
@@ -107,6 +112,11 @@ def run_simulation(
         "yanniv_failure_rate": round(
             (counts["yanniv_failed"] + counts["caller_beaten"]) / calls, 4
         ) if calls else 0.0,
+        # From every game's outcome: manches ended by a call, and the share of those the
+        # caller lost (YANNIV: beaten at the reveal; Yaniv: Assaf).
+        "calls": counts["calls"],
+        "calls_lost_rate": round(counts["calls_lost"] / counts["calls"], 4)
+        if counts["calls"] else 0.0,
         "wins_by_policy": dict(wins),
     }
 

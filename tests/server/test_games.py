@@ -29,7 +29,11 @@ def test_python_lists_the_registry_with_its_settings_schema() -> None:
          "print(json.dumps({k: g.settings_schema() for k, g in GAMES.items()}))"],
         capture_output=True, text=True, check=True).stdout
     schemas = json.loads(out)
-    assert list(schemas) == ["yanniv"]
+    assert list(schemas) == ["yanniv", "yaniv"]
+    yaniv = schemas["yaniv"]["properties"]
+    assert set(yaniv) == {"two_decks", "threshold", "elimination"}
+    assert (yaniv["threshold"]["minimum"], yaniv["threshold"]["maximum"]) == (50, 200)
+    assert all(prop["label_fr"] and prop["label_en"] for prop in yaniv.values())
     props = schemas["yanniv"]["properties"]
     assert set(props) == {"manches", "mandatory_powers", "play_taken_discard"}
     assert props["manches"]["minimum"] == 1 and props["manches"]["maximum"] == 20
@@ -49,8 +53,15 @@ def test_api_games_lists_yanniv(client: TestClient) -> None:
     answer = client.get("/api/games")
     assert answer.status_code == 200
     games = answer.json()
-    assert [g["id"] for g in games] == ["yanniv"]
+    assert [g["id"] for g in games] == ["yanniv", "yaniv"]
     yanniv = games[0]
+    yaniv = games[1]
+    assert (yaniv["min_seats"], yaniv["max_seats"]) == (2, 8)
+    assert [b["level"] for b in yaniv["bots"]] == ["facile", "moyen"]
+    assert yaniv["limits"]["call_limit"] == 7 and yaniv["limits"]["hand_size"] == 7
+    jsonschema.validate({"threshold": 150, "elimination": True}, yaniv["settings"])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"threshold": 201}, yaniv["settings"])
     assert yanniv["rules_version"] == RULES_VERSION
     assert (yanniv["min_seats"], yanniv["max_seats"]) == (2, 4)
     assert [b["level"] for b in yanniv["bots"]] == ["facile", "moyen", "difficile"]

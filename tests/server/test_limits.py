@@ -199,13 +199,13 @@ def test_limit_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatc
     settings = Settings()
     assert settings.trusted_proxy_list() == ["10.0.0.0/8", "192.0.2.1"]
     assert (settings.limits_storage, settings.max_sockets_per_ip) == ("memory://", 7)
-    assert (settings.max_sockets_per_room, settings.max_sockets_per_seat) == (32, 4)
+    assert (settings.max_sockets_per_room, settings.max_sockets_per_seat) == (48, 4)
     monkeypatch.setenv("YANNIV_TRUSTED_PROXIES", "10.0.0.0/8, proxy.local")
     with pytest.raises(ValidationError):
         Settings()
     monkeypatch.delenv("YANNIV_TRUSTED_PROXIES")
-    with pytest.raises(ValidationError):  # no place left for a single spectator
-        Settings(max_sockets_per_room=16, max_sockets_per_seat=4)
+    with pytest.raises(ValidationError):  # 8 seats of 4: no place left for a spectator
+        Settings(max_sockets_per_room=32, max_sockets_per_seat=4)
 
 
 def test_the_limits_storage_is_the_configured_one(app_factory: Callable[..., FastAPI]) -> None:
@@ -219,7 +219,7 @@ def test_the_limits_storage_is_the_configured_one(app_factory: Callable[..., Fas
 def test_socket_caps_refuse_the_next_socket_and_free_on_close(
         app_factory: Callable[..., FastAPI], table_cls: Any, player_cls: Any) -> None:
     """Spectators share what the seats leave; a seat has its own sockets; an address has all."""
-    app = app_factory(max_sockets_per_ip=5, max_sockets_per_room=6, max_sockets_per_seat=1)
+    app = app_factory(max_sockets_per_ip=5, max_sockets_per_room=10, max_sockets_per_seat=1)
     with TestClient(app) as client, contextlib.ExitStack() as stack:
         table = table_cls(client, 2)
         code = table.code

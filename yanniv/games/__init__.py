@@ -7,10 +7,11 @@ listing it here, never editing the server, the lobby or profiles.
 from __future__ import annotations
 
 from yanniv.games.base import Game
+from yanniv.games.yaniv_game import GAME as YANIV_GAME
 from yanniv.games.yanniv_game import GAME as YANNIV_GAME
 
 #: Every registered game by id, in the order the lobby offers them.
-GAMES: dict[str, Game] = {game.id: game for game in (YANNIV_GAME,)}
+GAMES: dict[str, Game] = {game.id: game for game in (YANNIV_GAME, YANIV_GAME)}
 #: The game a room plays when its creator does not say.
 DEFAULT_GAME = YANNIV_GAME.id
 #: The most seats any game has (the server sizes its per-room socket caps on it).

@@ -67,7 +67,7 @@ class Settings(BaseSettings):
     max_sockets_per_ip: int = 64
     #: Concurrent sockets per room. Seats keep `MOST_SEATS * max_sockets_per_seat` of them, so
     #: spectators (who share the rest) can never lock a player out of their own match.
-    max_sockets_per_room: int = 32
+    max_sockets_per_room: int = 48
     #: Concurrent sockets holding one seat's token (tabs and devices of one player).
     max_sockets_per_seat: int = 4
     #: Messages waiting for a slow socket before it is closed.

@@ -1,0 +1,19 @@
+"""A Yaniv table set by hand: chosen hands, pile and previous packet, for scenario tests."""
+
+from __future__ import annotations
+
+from yanniv.yaniv import YanivConfig, start_match, ycards
+from yanniv.yaniv.model import Packet, Pending, YanivState
+
+
+def table(*hands: str, pile: str = "KS KH KD", offer: str = "9C", turn: int = 0,
+          scores: tuple[int, ...] | None = None, **config: object) -> YanivState:
+    """Seat `turn` to play, `hands` by seat, the previous packet `offer` (laid in that
+    order), `pile` with its top card last."""
+    cfg = YanivConfig(seats=len(hands), first_player=turn, **config)  # type: ignore[arg-type]
+    state, _ = start_match(cfg, "scenario")
+    return state.evolve(
+        hands=tuple(tuple(sorted(ycards(h))) for h in hands), pile=ycards(pile),
+        discard=(Packet(None, ycards("2S")), Packet((turn - 1) % len(hands), ycards(offer))),
+        offer=1, pending=Pending("turn", turn),
+        scores=scores if scores is not None else (0,) * len(hands))

@@ -1,0 +1,174 @@
+"""Classic Yaniv as a platform game: the rule book `001_…txt`, its settings, codec and bots.
+
+The rules are `yanniv.yaniv`, the messages `yaniv_codec`, the computer players
+`yaniv_bots`; this module only says how the platform reaches them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from yanniv.games import yaniv_bots, yaniv_codec
+from yanniv.games.base import (
+    BotLevel,
+    DecodedAction,
+    Game,
+    GameSettings,
+    MancheOutcome,
+    MatchOutcome,
+    setting,
+)
+from yanniv.games.fast_json import ViewMemo
+from yanniv.yaniv import rules
+from yanniv.yaniv.cards import CALL_LIMIT
+from yanniv.yaniv.model import (
+    ASSAF_PENALTY,
+    HAND_SIZE,
+    MAX_SEATS,
+    MIN_SEATS,
+    MIN_THRESHOLD,
+    THRESHOLD,
+    TWO_DECKS_ALWAYS,
+    TWO_DECKS_FROM,
+    Event,
+    MatchView,
+    YanivConfig,
+    YanivState,
+    redact,
+)
+
+RULES_VERSION = "yaniv-1"
+
+
+class YanivSettings(GameSettings):
+    """What the host of a Yaniv room chooses for the rules."""
+
+    two_decks: bool = setting(
+        False, fr=f"Deux jeux de cartes (108 cartes) à partir de {TWO_DECKS_FROM} joueurs",
+        en=f"Two decks (108 cards) from {TWO_DECKS_FROM} players")
+    threshold: int = setting(
+        THRESHOLD, fr="Seuil de points qui fait perdre", en="Points over which a player loses",
+        ge=MIN_THRESHOLD, le=THRESHOLD)
+    elimination: bool = setting(
+        False, fr="Élimination : qui dépasse le seuil sort, le dernier en jeu gagne",
+        en="Elimination: over the threshold you leave, the last one in wins")
+
+
+def decks_for(settings: YanivSettings, seats: int) -> int:
+    """Two decks when chosen and allowed (from 5 seats), always at 8 seats."""
+    if seats >= TWO_DECKS_ALWAYS:
+        return 2
+    return 2 if settings.two_decks and seats >= TWO_DECKS_FROM else 1
+
+
+class YanivGame(Game):
+    id: ClassVar[str] = "yaniv"
+    name_fr: ClassVar[str] = "Yaniv"
+    name_en: ClassVar[str] = "Yaniv"
+    min_seats: ClassVar[int] = MIN_SEATS
+    max_seats: ClassVar[int] = MAX_SEATS
+    rules_version: ClassVar[str] = RULES_VERSION
+    settings_model: ClassVar[type[GameSettings]] = YanivSettings
+    illegal_error: ClassVar[type[Exception]] = rules.YanivIllegal
+    bot_levels: ClassVar[tuple[BotLevel, ...]] = (
+        BotLevel("facile", "facile", "easy", 0),
+        BotLevel("moyen", "moyen", "medium", 1),
+    )
+
+    def limits(self, settings: GameSettings) -> dict[str, Any]:
+        assert isinstance(settings, YanivSettings)
+        return {
+            "hand_size": HAND_SIZE, "call_limit": CALL_LIMIT, "assaf_penalty": ASSAF_PENALTY,
+            "threshold": settings.threshold, "min_seats": MIN_SEATS, "max_seats": MAX_SEATS,
+            "two_decks_from": TWO_DECKS_FROM, "two_decks_always_from": TWO_DECKS_ALWAYS,
+        }
+
+    def match_config(self, settings: GameSettings, seats: int,
+                     first_player: int | None) -> YanivConfig:
+        assert isinstance(settings, YanivSettings)
+        return YanivConfig(seats=seats, decks=decks_for(settings, seats),
+                           threshold=settings.threshold, elimination=settings.elimination,
+                           first_player=first_player)
+
+    def config_to_data(self, config: Any) -> dict[str, Any]:
+        assert isinstance(config, YanivConfig)
+        return {"seats": config.seats, "decks": config.decks, "threshold": config.threshold,
+                "elimination": config.elimination, "first_player": config.first_player}
+
+    def config_from_data(self, data: Mapping[str, Any], rules_version: str) -> YanivConfig:
+        if rules_version != RULES_VERSION:
+            raise ValueError(f"unknown Yaniv rules version {rules_version!r}")
+        return YanivConfig(seats=data["seats"], decks=data["decks"],
+                           threshold=data["threshold"], elimination=data["elimination"],
+                           first_player=data.get("first_player"))
+
+    def new_match(self, config: Any, seed: str) -> tuple[YanivState, tuple[Event, ...]]:
+        return rules.start_match(config, seed)
+
+    def to_act(self, state: YanivState) -> int | None:
+        return state.to_act
+
+    def step(self, state: YanivState) -> int:
+        return state.step
+
+    def is_over(self, state: YanivState) -> bool:
+        return state.finished
+
+    legal_actions = staticmethod(rules.legal_actions)
+    apply = staticmethod(rules.apply)
+    view = staticmethod(rules.view)
+    redact = staticmethod(redact)
+
+    def default_action(self, state: YanivState) -> Any:
+        seat = state.to_act
+        assert seat is not None
+        return yaniv_bots.default_action(rules.view(state, seat))
+
+    def outcome(self, state: YanivState) -> MatchOutcome | None:
+        if not state.finished:
+            return None
+        manches = tuple(
+            MancheOutcome(number=r.manche, tiebreak=r.tiebreak, participants=r.participants,
+                          caller=r.caller, caller_won=not r.assaf, winner=r.winner,
+                          points=r.points, deltas=r.deltas)
+            for r in state.history
+        )
+        return MatchOutcome(totals=state.scores, ranking=state.ranking, manches=manches,
+                            lower_wins=True)
+
+    def decode_action(self, data: Any) -> DecodedAction:
+        return yaniv_codec.decode_action(data)
+
+    def encode_action(self, action: Any) -> dict[str, Any]:
+        return yaniv_codec.encode_action(action)
+
+    def view_encoder(self) -> ViewMemo:
+        return yaniv_codec.view_memo()
+
+    def encode_events(self, events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:
+        return yaniv_codec.encode_events(events, seat)
+
+    def protocol_schemas(self) -> dict[str, Any]:
+        return yaniv_codec.protocol_defs()
+
+    def policy_names(self) -> tuple[str, ...]:
+        return tuple(yaniv_bots.scripted_policies())
+
+    def scripted_policy(self, name: str, seed: str) -> Any:
+        return yaniv_bots.scripted_policies()[name](seed)
+
+    def make_bot(self, level: str, seat: int, seed: str) -> yaniv_bots.YanivBot:
+        if level not in yaniv_bots.LEVELS:
+            raise KeyError(level)
+        return yaniv_bots.YanivBot(level, seat, seed)
+
+    def bot_decide(self, bot: Any, view: MatchView) -> Any:
+        return bot.decide(view)
+
+    def bot_delay(self, view: MatchView, rng: random.Random | None) -> float:
+        return yaniv_bots.bot_delay(view, rng)
+
+
+GAME = YanivGame()
