@@ -99,15 +99,15 @@ async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
         conn.send(journal)
     if seat is not None and seat.connections == 1:
         room.broadcast_presence()
-    reader = asyncio.create_task(_read_loop(conn, room, rooms, settings))
     try:
-        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
-        if reader.done() and not reader.cancelled() and reader.exception() is not None:
-            exc = reader.exception()
-            if not isinstance(exc, WebSocketDisconnect):
-                log.error("room %s: socket reader failed", room.code, exc_info=exc)
+        # Read in this task (no reader task beside it): a socket whose send failed or that
+        # the server closed gets its disconnect from uvicorn, which ends the loop.
+        await _read_loop(conn, room, rooms, settings)
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("room %s: socket reader failed", room.code)
     finally:
-        reader.cancel()
         room.connections.discard(conn)
         if seat is not None:
             seat.connections -= 1
