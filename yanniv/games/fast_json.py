@@ -75,16 +75,17 @@ class FastEncoder:
             return self.dataclass_converter(cls)
         return _identity
 
-    def dataclass_converter(self, cls: type,
-                            overrides: dict[str, str] | None = None) -> _Converter:
+    def dataclass_converter(self, cls: type, overrides: dict[str, str] | None = None,
+                            names: dict[str, Any] | None = None) -> _Converter:
         """Generate `lambda v, sh=None: {...}` for a dataclass; `overrides` replaces some
-        fields' source (the view encoder routes them through its memo `sh`)."""
+        fields' source (the view encoder routes them through its memo `sh`), with `names`
+        what that source refers to."""
         try:
             hints = typing.get_type_hints(cls)
         except Exception:  # unresolvable annotations: stay generic
             hints = {}
         parts = [f"'type': {cls.__name__!r}"] if self._tagged(cls) else []
-        env: dict[str, Any] = {"fw": self.encode}
+        env: dict[str, Any] = {"fw": self.encode, **(names or {})}
         for f in dataclasses.fields(cls):
             expr = (overrides or {}).get(f.name) or self._expr(
                 f"v.{f.name}", hints.get(f.name, Any), env, 0)
@@ -118,14 +119,21 @@ class FastEncoder:
         return f"fw({access})"
 
     def view_converter(self, view_cls: type) -> _Converter:
-        """A converter of `view_cls` whose non-scalar fields go through a memo (`ViewMemo`)."""
+        """A converter of `view_cls` whose non-scalar fields go through a memo (`ViewMemo`),
+        each with its own converter generated from its annotation (on a miss, no generic
+        dispatch on the type of every nested value)."""
         hints = typing.get_type_hints(view_cls)
-        overrides = {
-            f.name: f"sh({f.name!r}, v.{f.name})"
-            for f in dataclasses.fields(view_cls)
-            if not _is_scalar(hints.get(f.name, Any))
-        }
-        return self.dataclass_converter(view_cls, overrides)
+        overrides: dict[str, str] = {}
+        names: dict[str, Any] = {}
+        for f in dataclasses.fields(view_cls):
+            hint = hints.get(f.name, Any)
+            if _is_scalar(hint):
+                continue
+            env: dict[str, Any] = {"fw": self.encode}
+            source = "lambda x: " + self._expr("x", hint, env, 0)
+            names[f"k_{f.name}"] = eval(source, env)
+            overrides[f.name] = f"sh({f.name!r}, v.{f.name}, k_{f.name})"
+        return self.dataclass_converter(view_cls, overrides, names)
 
 
 class ViewMemo:
@@ -134,18 +142,18 @@ class ViewMemo:
     (discard, history, scores… change rarely). The data returned shares those parts: never
     modify it."""
 
-    __slots__ = ("_convert", "_encode", "_memo")
+    __slots__ = ("_convert", "_memo")
 
     def __init__(self, encoder: FastEncoder, convert: _Converter) -> None:
-        self._encode = encoder.encode
+        del encoder  # each field's converter is generated into `convert` (`view_converter`)
         self._convert = convert
         self._memo: dict[str, tuple[Any, Any]] = {}
 
-    def _memoized(self, name: str, value: Any) -> Any:
+    def _memoized(self, name: str, value: Any, convert: _Converter) -> Any:
         cached = self._memo.get(name)
         if cached is not None and (cached[0] is value or cached[0] == value):
             return cached[1]
-        data = self._encode(value)
+        data = convert(value)
         self._memo[name] = (value, data)
         return data
 
