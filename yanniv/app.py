@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
     app.add_middleware(CompressMiddleware, minimum_size=256, zstd=False, brotli_quality=5,
                        gzip_level=6)
     install_error_handlers(app, html_not_found=pages.not_found_page)
+    app.add_middleware(ws.SocketShortcut)
     # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
     # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list())
