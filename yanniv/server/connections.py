@@ -105,7 +105,7 @@ class Connection:
                 self.closing = True
                 pending.clear()
                 with contextlib.suppress(Exception):
-                    await self.ws.close(1011)
+                    await self.ws.close(1000)  # as when the handler returns
                 return
 
 
