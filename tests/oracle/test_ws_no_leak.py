@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from sqlalchemy import text as sql_text
 
 from oracle.knowledge_model import Checker, Truth
 from oracle.play import choose, truth_of
@@ -161,7 +162,12 @@ def _replay(app: Any, code: str) -> tuple[int, list[tuple[Truth, Truth, list[dic
     match = app.state.rooms.get(code).match
     state, events = start_match(match.config, match.seed)
     steps = [(truth_of(state), truth_of(state), [to_wire(e) for e in events])]
-    for data in match.log:
+    # The log as stored (memory keeps none): the rows themselves, not the server's loader.
+    with app.state.db.engine.connect() as conn:
+        rows = conn.execute(sql_text("SELECT action FROM room_actions WHERE match_id = :m "
+                                 "ORDER BY step"), {"m": match.id}).all()
+    for (stored,) in rows:
+        data = json.loads(stored) if isinstance(stored, str) else stored
         before = truth_of(state)
         state, events = apply(state, get_game("yanniv").decode_action(data).action)
         steps.append((before, truth_of(state), [to_wire(e) for e in events]))
