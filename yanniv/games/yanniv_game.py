@@ -7,7 +7,7 @@ computer players `yanniv.bots`. This module only says how the platform reaches t
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -22,14 +22,12 @@ from yanniv.engine.view import MatchView
 from yanniv.games import yanniv_codec, yanniv_schema
 from yanniv.games.base import (
     BotLevel,
-    DecodedAction,
     Game,
     GameSettings,
     MancheOutcome,
     MatchOutcome,
     setting,
 )
-from yanniv.games.fast_json import ViewMemo
 from yanniv.policies import POLICIES, default_action
 
 #: Rules versions a stored match may carry, and the rules each stands for beyond its
@@ -144,20 +142,12 @@ class YannivGame(Game):
 
     # ---------------------------------------------------------------- the codec
 
-    def decode_action(self, data: Any) -> DecodedAction:
-        return yanniv_codec.decode_action(data)
-
-    def encode_action(self, action: Action) -> dict[str, Any]:
-        return yanniv_codec.encode_action(action)
-
-    def view_encoder(self) -> ViewMemo:
-        return yanniv_codec.view_memo()
-
-    def encode_events(self, events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:
-        return yanniv_codec.encode_events(events, seat)
-
-    def protocol_schemas(self) -> dict[str, Any]:
-        return yanniv_schema.protocol_defs()
+    # The codec module's own functions (no wrapper frame on the socket's hot path).
+    decode_action = staticmethod(yanniv_codec.decode_action)
+    encode_action = staticmethod(yanniv_codec.encode_action)
+    view_encoder = staticmethod(yanniv_codec.view_memo)
+    encode_events = staticmethod(yanniv_codec.encode_events)
+    protocol_schemas = staticmethod(yanniv_schema.protocol_defs)
 
     # ---------------------------------------------------------------- computer players
 
