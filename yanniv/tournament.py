@@ -194,9 +194,11 @@ def summarise(
             "points_vs_others": _mean_se(gaps[name]),
             "decisions": len(times[name]),
             "mean_ms": 1000 * sum(times[name]) / len(times[name]) if times[name] else 0.0,
+            "p50_ms": 1000 * _percentile(times[name], 0.5),
             "p99_ms": 1000 * _percentile(times[name], 0.99),
             "max_ms": 1000 * max(times[name], default=0.0),
             "cpu_mean_ms": 1000 * sum(cpu[name]) / len(cpu[name]) if cpu[name] else 0.0,
+            "cpu_p50_ms": 1000 * _percentile(cpu[name], 0.5),
             "cpu_p99_ms": 1000 * _percentile(cpu[name], 0.99),
             **_work(playouts[name], steps[name]),
         }
@@ -231,8 +233,8 @@ def format_report(report: dict[str, Any]) -> str:
         f"seed {report['seed']}, policies {','.join(report['policies'])} "
         f"({report['seconds']} s)",
         f"{'policy':<10} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>17} "
-        f"{'chance':>7} {'pts/manche':>10} {'vs others':>13} {'mean ms':>8} {'p99 ms':>8} "
-        f"{'max ms':>8} {'cpu p99':>8} {'playouts':>8} {'turns':>7}",
+        f"{'chance':>7} {'pts/manche':>10} {'vs others':>13} {'mean ms':>8} {'p50 ms':>8} "
+        f"{'p99 ms':>8} {'max ms':>8} {'cpu p99':>8} {'playouts':>8} {'turns':>7}",
     ]
     for name, row in report["by_policy"].items():
         low, high = row["ci95"]
@@ -246,7 +248,8 @@ def format_report(report: dict[str, Any]) -> str:
             f"{name:<10} {row['seats']:>5} {row['wins']:>6} {100 * row['win_rate']:>8.1f}% "
             f"[{100 * low:5.1f}%, {100 * high:5.1f}%] {100 * row['chance']:>6.1f}% "
             f"{row['mean_points_per_manche']:>10.2f} {versus:>13} {row['mean_ms']:>8.2f} "
-            f"{row['p99_ms']:>8.2f} {row['max_ms']:>8.2f} {row['cpu_p99_ms']:>8.2f} {work}"
+            f"{row['p50_ms']:>8.2f} {row['p99_ms']:>8.2f} {row['max_ms']:>8.2f} "
+            f"{row['cpu_p99_ms']:>8.2f} {work}"
         )
     lines.append(
         "ms: wall-clock time per decision; cpu p99: its CPU time; playouts: worlds x "

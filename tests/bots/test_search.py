@@ -13,7 +13,7 @@ from yanniv.bots import difficile, fastsim, search
 from yanniv.bots.search import Plan, better_than_first, evaluate, sample_world
 from yanniv.bots.situation import situation
 from yanniv.engine import DECK, view
-from yanniv.engine.actions import Play
+from yanniv.engine.actions import CallYanniv, Play
 from yanniv.engine.cards import Card
 from yanniv.engine.cards import cards as cards_of
 from yanniv.engine.combos import all_combinations
@@ -241,3 +241,22 @@ def test_queen_keep_plans_return_every_drawn_card() -> None:
         if checked == 10:
             break
     assert checked == 10
+
+
+def test_difficile_searches_the_call_only_in_the_last_manche() -> None:
+    """YANNIV is called at once in earlier manches; in the last one (manches=2, the second)
+    the call is searched against the plays, and a call is still what is chosen most."""
+    calls: dict[bool, list[bool]] = {False: [], True: []}
+    for state in random_states(seed=31, matches=40, seats=4):
+        if state.pending is None or state.pending.kind != "turn":
+            continue
+        seen = view(state, state.turn)
+        if CallYanniv() not in seen.legal_actions or len(seen.legal_actions) < 2:
+            continue
+        bot = difficile.Difficile(state.turn, 0)
+        action = bot.decide(seen)
+        last = seen.tiebreak or seen.manche >= seen.manches
+        assert (bot.work_spent().playouts > 0) == last
+        calls[last].append(action == CallYanniv())
+    assert all(calls[False]) and len(calls[False]) >= 5
+    assert len(calls[True]) >= 5 and sum(calls[True]) > len(calls[True]) / 2

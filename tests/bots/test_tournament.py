@@ -22,6 +22,7 @@ def test_tournament_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     out = capsys.readouterr().out
     assert "moyen" in out and "facile" in out and "95% CI" in out and "vs others" in out
+    assert "p50 ms" in out
 
 
 def test_tournament_rotates_seats_and_counts_every_match() -> None:
@@ -29,6 +30,9 @@ def test_tournament_rotates_seats_and_counts_every_match() -> None:
     rows = report["by_policy"]
     assert rows["facile"]["wins"] + rows["moyen"]["wins"] == 4
     assert rows["moyen"]["decisions"] > 0 and rows["moyen"]["p99_ms"] >= 0
+    moyen = rows["moyen"]
+    assert 0 <= moyen["p50_ms"] <= moyen["p99_ms"] <= moyen["max_ms"]
+    assert 0 <= moyen["cpu_p50_ms"] <= moyen["cpu_p99_ms"]
     # Paired per-match difference: with two policies, one's gap is the other's negated.
     facile_gap, facile_se = rows["facile"]["points_vs_others"]
     moyen_gap, moyen_se = rows["moyen"]["points_vs_others"]

@@ -5,16 +5,20 @@ At each turn with several close plays (moyen's shortlist), at each draw (pile, d
 cards, Queen) and at each King swap and 4 ask, it deals worlds consistent with all its seat
 knows (`search.sample_world`), plays every candidate in each world (the same worlds for all:
 common random numbers) and lets a greedy rollout policy finish the manche for every seat
-(`fastsim`, about 0.4 ms a manche where the engine needs 2 ms). Each candidate scores the
-opponents' mean manche delta minus its own; moyen's choice stands unless another beats it
-by `Z` standard errors of the paired difference (measured: following the best mean
-outright, greedy rollouts being weaker than moyen, lost about 0.8 point per manche). During
-another player's last lap the playouts end within the lap, so there every play is searched.
-The 4 asks gain the most: moyen weighs a rank by its points and chance, while a received 4
-goes straight down (measured with `scripts/decision_regret.py`: +1.3 +- 0.35 points per
-overridden ask, 0.38 a manche); the card a Queen keeps is searched too. The other choices
+(`fastsim`, about 0.4 ms a manche where the engine needs 2 ms). Each candidate scores its
+estimated chance of winning the match once the manche ends (`standing.win_utility`: in the
+last manche only who ends lowest counts, with many left it follows the points), plus a
+small share of the opponents' mean manche delta minus its own; moyen's choice stands
+unless another beats it by `Z` standard errors of the paired difference (measured:
+following the best mean outright, greedy rollouts being weaker than moyen, lost about 0.8
+point per manche). During another player's last lap the playouts end within the lap, so
+there every play is searched. The 4 asks gain the most: moyen weighs a rank by its points
+and chance, while a received 4 goes straight down (measured with
+`scripts/decision_regret.py`: +1.3 +- 0.35 points per overridden ask, 0.38 a manche, before
+the win chance); the card a Queen keeps is searched too. The other choices
 (a 6's colour, a run's power, the card given back for a 4) are `moyen`'s; it calls YANNIV at
-every chance.
+every chance, except in the match's last manche (or a tiebreak), where the call is searched
+against the plays: a call that wins the manche but not the match may be worth less.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from yanniv.bots.fastsim import PILE, QUEEN_DRAW
 from yanniv.bots.moyen import Moyen, best_draw, decide_moyen, play_score
 from yanniv.bots.search import Plan, Work, better_than_first, evaluate
 from yanniv.bots.situation import Situation, situation
+from yanniv.bots.standing import Utility, points_utility, win_utility
 from yanniv.bots.tracker import Tracker
 from yanniv.engine.actions import (
     Action,
@@ -66,6 +71,11 @@ LAP_TOP = 12
 SEARCH_POWERS = True
 #: 4 asks searched besides moyen's and skipping.
 ASKS = 8
+#: Score playouts by the estimated chance of winning the match (`standing.win_utility`),
+#: not by the manche's points alone.
+WIN_AWARE = True
+#: In the last manche (or a tiebreak), search whether to call YANNIV (by the win chance).
+SEARCH_LAST_CALL = True
 
 
 class Difficile(Moyen):
@@ -76,6 +86,7 @@ class Difficile(Moyen):
     def __init__(self, seat: int, seed: int | str = 0) -> None:
         super().__init__(seat, seed)
         self.spent = Work()
+        self.utility: Utility = points_utility(seat)
 
     def work_spent(self) -> Work:
         return self.spent
@@ -86,9 +97,13 @@ class Difficile(Moyen):
         assert v.pending is not None and legal
         if len(legal) == 1:
             return legal[0]
-        if CallYanniv() in legal:  # calling is cheap here: a beaten caller scores his <= 5
-            return CallYanniv()
+        assert v.viewer is not None
+        self.utility = win_utility(v) if WIN_AWARE else points_utility(v.viewer)
         sit = situation(v)
+        if CallYanniv() in legal:  # calling is cheap here: a beaten caller scores his <= 5
+            if WIN_AWARE and SEARCH_LAST_CALL and (v.tiebreak or v.manche >= v.manches):
+                return self._search_call(v, sit)
+            return CallYanniv()
         if v.pending.kind == "draw" and SEARCH_DRAWS:
             return self._search_draw(v, sit)
         if v.pending.kind in ("king", "four_ask", "queen_keep") and SEARCH_POWERS:
@@ -99,9 +114,21 @@ class Difficile(Moyen):
         plans = [Plan(play=tuple(c.key for c in a.cards)) for a in candidates]
         results = evaluate(
             v, self.tracker, self.rng, plans, self.work, self.max_worlds, MIN_WORLDS,
-            self.spent,
+            self.spent, self.utility,
         )
         return candidates[better_than_first(results, Z)]
+
+    def _search_call(self, v: MatchView, sit: Situation) -> Action:
+        """In the match's last manche, YANNIV against moyen's plays, by the win chance:
+        a call that wins the manche but not the match may be worth less than playing on."""
+        plays = self._candidates(v, sit)
+        options: list[Action] = [CallYanniv(), *plays]
+        plans = [Plan(call=True), *(Plan(play=tuple(c.key for c in a.cards)) for a in plays)]
+        results = evaluate(
+            v, self.tracker, self.rng, plans, self.work, self.max_worlds, MIN_WORLDS,
+            self.spent, self.utility,
+        )
+        return options[better_than_first(results, Z)]
 
     def _search_draw(self, v: MatchView, sit: Situation) -> Action:
         """Pile, a discard card or the Queen: moyen's choice unless another beats it by `Z`
@@ -111,7 +138,7 @@ class Difficile(Moyen):
         plans = [Plan(take=_take_code(a), drawing=True) for a in options]
         results = evaluate(
             v, self.tracker, self.rng, plans, self.work, self.max_worlds, MIN_WORLDS,
-            self.spent,
+            self.spent, self.utility,
         )
         return options[better_than_first(results, Z)]
 
@@ -131,7 +158,7 @@ class Difficile(Moyen):
         plans = [_power_plan(a) for a in options]
         results = evaluate(
             v, self.tracker, self.rng, plans, self.work, self.max_worlds, MIN_WORLDS,
-            self.spent,
+            self.spent, self.utility,
         )
         return options[better_than_first(results, Z)]
 

@@ -206,7 +206,7 @@ class Sim:
         if power == 8:
             return
         if take is None:
-            take = self.choose_take(w, hand, power, count)
+            take = self.choose_take(w, hand, power, count, played)
         if take >= 0:
             previous = False
             for packet in w.packets:
@@ -238,9 +238,12 @@ class Sim:
         hand.append(card)
         hand.sort()
 
-    def choose_take(self, w: World, hand: list[int], power: int, count: int) -> int:
-        """A discard card worth taking (small, or pairing one in hand), else the Queen's
-        draw after a Queen, else the pile."""
+    def choose_take(
+        self, w: World, hand: list[int], power: int, count: int, played: list[int] | None = None
+    ) -> int:
+        """A discard card worth taking (small, pairing one in hand, or put down at once with
+        `played` under `play_taken_discard`), else the Queen's draw after a Queen, else the
+        pile."""
         mandatory = w.rules.mandatory_powers
         if power == 12 and mandatory:
             return QUEEN_DRAW
@@ -260,9 +263,12 @@ class Sim:
         best = None
         best_score = 999 if forced else 4
         ranks = {RANK[c] for c in hand}
+        at_once = played if played and w.rules.play_taken_discard and w.prev else None
         for card in options:
             v = VALUE[card]
             score = v - (v + 1 if RANK[card] in ranks else 0)
+            if at_once is not None and card in w.prev and _extends(at_once, card):
+                score = -2  # never reaches the hand
             if score < best_score:
                 best, best_score = card, score
         if best is None:
@@ -282,16 +288,10 @@ class Sim:
                 target = self.victim(w, seat)
                 if target is None or not hand or not w.hands[target]:
                     return
-                other = w.hands[target]
-                low = min(other, key=VALUE.__getitem__)
+                low = min(w.hands[target], key=VALUE.__getitem__)
                 if VALUE[hand[-1]] <= VALUE[low] and target != w.caller:
-                    return
-                other.remove(low)
-                give = hand.pop()
-                hand.append(low)
-                hand.sort()
-                other.append(give)
-                other.sort()
+                    return  # declined, or (mandatory) a rank the target lacks: no exchange
+                self.four_ask(w, seat, target, RANK[low])
 
     def king_swap(self, w: World, seat: int, give: int, target: int) -> None:
         """One King: `give` goes to `target`, who loses a card at random to `seat`."""
@@ -358,9 +358,8 @@ class Sim:
             w.prev = None
             return self.end_turn(w, seat, 0, 0, 0)
         assert play is not None
-        if not play:
-            if hand:
-                self.draw(w, seat, [], 0, 0, take)
+        if not play:  # no legal play under a 6 or a 7, or an empty hand: draw without playing
+            self.draw(w, seat, [], 0, 0, take)
             w.prev = None
             return self.end_turn(w, seat, 0, 0, 0)
         played = list(play)

@@ -3,7 +3,8 @@
 Each world is dealt consistently with the seat's view (`determinize.sample_hidden`: the
 tracker's facts, the caller's hand under 5 points); every candidate is played in the same
 worlds (common random numbers) and the manche is played to its end; a candidate scores the
-opponents' mean manche delta minus its own.
+opponents' mean manche delta minus its own, or what the caller's `standing.Utility` makes of
+the manche's deltas (`difficile`: its chance of winning the match).
 
 The search stops on work done, never on the clock: a wall-clock budget made the bot's
 strength depend on the machine's load and no decision repeatable. Work is counted in
@@ -21,6 +22,7 @@ from math import sqrt
 
 from yanniv.bots.determinize import sample_hidden
 from yanniv.bots.fastsim import FREE, PACKETS, SEVEN, SIX_BLACK, SIX_RED, Sim, World, deltas
+from yanniv.bots.standing import Utility, points_utility
 from yanniv.bots.tracker import Tracker
 from yanniv.engine.view import MatchView
 
@@ -101,21 +103,19 @@ def sample_world(v: MatchView, tracker: Tracker | None, rng: random.Random) -> W
     )
 
 
-def relative(result: list[int], seat: int, active: list[bool]) -> float:
-    others = [result[t] for t in range(len(result)) if t != seat and active[t]]
-    return sum(others) / len(others) - result[seat] if others else 0.0
-
-
 def evaluate(
     v: MatchView, tracker: Tracker | None, rng: random.Random, plans: Sequence[Plan],
     budget: int, max_worlds: int, min_worlds: int = 8, spent: Work | None = None,
+    utility: Utility | None = None,
 ) -> list[list[float]]:
-    """Relative manche score of each plan in each of the same sampled worlds: at least
-    `min_worlds` and at most `max_worlds` worlds, a new one only while this call's work is
-    under `budget` units (so the same `rng` state gives the same worlds on any machine);
-    the work is added to `spent`."""
+    """Score of each plan in each of the same sampled worlds, by `utility` of the manche's
+    deltas (default: the relative points score): at least `min_worlds` and at most
+    `max_worlds` worlds, a new one only while this call's work is under `budget` units (so
+    the same `rng` state gives the same worlds on any machine); the work is added to
+    `spent`."""
     seat = v.viewer
     assert seat is not None
+    score = utility or points_utility(seat)
     sim = _CountingSim(random.Random(0))
     results: list[list[float]] = [[] for _ in plans]
     power = v.turn_power or 0
@@ -136,7 +136,7 @@ def evaluate(
                 over = sim.turn(w, list(plan.play) or None, plan.take, plan.call)
             if not over:
                 sim.finish(w)
-            results[index].append(relative(deltas(w), seat, w.active))
+            results[index].append(score(deltas(w), w.active))
         work.worlds += 1
         work.playouts += len(plans)
         work.steps = sim.turns
