@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,35 @@ def _advanced(page: Any, step: int, timeout_ms: float) -> bool:
     return True
 
 
+SELECTION_DEBUG_JS = """() => { const st = window.yannivStore.get();
+  return JSON.stringify({selection: st.selection, sent: st.sent, step: st.view && st.view.step,
+    pending: st.view && st.view.pending, hand: [...document.querySelectorAll('#hand [data-code]')]
+      .map((e) => e.dataset.code + (e.getAttribute('aria-pressed') === 'true' ? '*' : '')),
+    focus: document.activeElement && document.activeElement.outerHTML.slice(0, 120)}); }"""
+
+
+#: The hand's cards stand still (a card drawn or dealt has landed, the others have moved
+#: aside): a click then lands on the card it aims at, as a player's tap does.
+HAND_STILL_JS = ("() => [...document.querySelectorAll('#hand [data-code]')]"
+                 ".every(el => el.getAnimations({ subtree: true }).length === 0)")
+SELECTION_JS = "() => window.yannivStore.get().selection"
+
+
+def _select(page: Any, codes: list[str], log: list[str]) -> None:
+    """Select exactly `codes` in the hand, as a player does: wait for the cards to stop
+    moving, tap each, then look: a tap that landed while the hand moved under it is made
+    again (and written in `log`, so a test can tell)."""
+    for attempt in range(3):
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(HAND_STILL_JS, timeout=5_000)
+        chosen = set(page.evaluate(SELECTION_JS))
+        for code in sorted(chosen.symmetric_difference(codes)):
+            page.click(f'#hand [data-code="{code}"]')
+        if set(page.evaluate(SELECTION_JS)) == set(codes):
+            return
+        log.append(f"reselect:{attempt}")
+
+
 def _decide(page: Any, s: dict, kind: str, log: list[str]) -> None:
     """Click what a player would click for this decision."""
     view = s["view"]
@@ -109,9 +139,13 @@ def _decide(page: Any, s: dict, kind: str, log: list[str]) -> None:
             plays = _legal(s, "Play")
             if plays:
                 best = max(plays, key=lambda a: (sum(map(value, a["cards"])), len(a["cards"])))
-                for code in best["cards"]:  # the hand keeps its nodes: no click is lost
-                    page.click(f'#hand [data-code="{code}"]')
-                page.wait_for_selector("#play-btn:not([disabled])")
+                _select(page, best["cards"], log)
+                try:
+                    page.wait_for_selector("#play-btn:not([disabled])", timeout=5_000)
+                except PlaywrightTimeout:
+                    raise AssertionError(
+                        f"« Jouer » stayed off after clicking {best['cards']}: "
+                        f"{page.evaluate(SELECTION_DEBUG_JS)}") from None
                 page.click("#play-btn")
             else:
                 page.click("#draw-only-btn")
