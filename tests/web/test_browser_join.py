@@ -52,3 +52,25 @@ def test_a_wrong_code_says_so_and_seats_nobody(pages: Any, live_server: Any) -> 
     assert page.url == pages.base + "/"
     after = {c: len(r.seats) for c, r in live_server.app.state.rooms.rooms.items()}
     assert after == before
+
+
+def test_a_press_before_the_script_is_ready_neither_reloads_nor_is_lost(pages: Any) -> None:
+    """On a slow link the page's module waits for the dictionary: until it has taken the
+    form, « Créer » is off (a press would have submitted the form natively and reloaded the
+    page, creating nothing); once it is ready, the same press creates the room, under the
+    pseudo typed before (the remembered one does not overwrite it)."""
+    page = pages.new(PHONE)
+    held: list[Any] = []
+    page.route("**/i18n/*.json", lambda route: held.append(route))  # the dictionary waits
+    page.goto(pages.base + "/", wait_until="domcontentloaded")
+    page.fill("#pseudo", "Pressée")
+    assert page.locator("#create-btn").is_disabled()
+    page.locator("#create-btn").click(force=True)  # pressed anyway: nothing may happen
+    page.wait_for_timeout(300)
+    assert "?" not in page.url and page.locator("#room-code").count() == 0
+    for route in held:
+        route.continue_()
+    page.unroute("**/i18n/*.json")
+    page.click("#create-btn")  # waits for the button to come on
+    page.wait_for_selector("#room-code")
+    assert "Pressée" in page.inner_text("#seats")

@@ -39,3 +39,10 @@ export function toast(message) {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
 }
+
+// The submit buttons of forms this page's script handles start disabled in the HTML
+// (`data-needs-js`): a press before the script has taken the form would submit it natively
+// and reload the page. The page's module calls this once its handlers are in place.
+export function scriptReady(root = document) {
+  for (const button of root.querySelectorAll('[data-needs-js]')) button.disabled = false;
+}

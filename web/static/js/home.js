@@ -1,12 +1,13 @@
 // Home: pseudo (kept in localStorage), create a room, play against the computer, join by code,
 // live list of public rooms.
 import { t, tn } from './i18n.js';
-import { h, replace } from './dom.js';
+import { h, replace, scriptReady } from './dom.js';
 import { api, getPseudo, setPseudo, setSeat } from './api.js';
 
 const pseudoInput = document.getElementById('pseudo');
 const errorBox = document.getElementById('home-error');
-pseudoInput.value = getPseudo();
+// What the player typed before this script ran stays; otherwise the remembered pseudo.
+pseudoInput.value = pseudoInput.value.trim() || getPseudo();
 pseudoInput.addEventListener('change', () => setPseudo(pseudoInput.value.trim()));
 
 function requirePseudo() {
@@ -93,3 +94,4 @@ async function refresh() {
 }
 refresh();
 setInterval(() => { if (!document.hidden) refresh(); }, 3000);
+scriptReady();

@@ -1,6 +1,8 @@
 // Profile page: set a password (owning browser) or log in with it (another device).
 // The server answers with a ready-to-show message in the page's language.
 
+import { scriptReady } from './dom.js';
+
 async function post(url, body) {
   const res = await fetch(url, {
     method: 'POST',
@@ -55,3 +57,4 @@ wire(
   (f) => ({ pseudo: f.dataset.pseudo, password: f.elements.password.value }),
   () => { setTimeout(() => window.location.reload(), 800); },
 );
+scriptReady();

@@ -1,6 +1,6 @@
 // Room page: loads the room, keeps the seat token, opens the socket, renders lobby or table.
 import { t } from './i18n.js';
-import { toast } from './dom.js';
+import { scriptReady, toast } from './dom.js';
 import { api, getSeat, setSeat, forgetSeat, getPseudo, setPseudo } from './api.js';
 import { RoomSocket } from './socket.js';
 import { createStore, initialState } from './store.js';
@@ -244,4 +244,5 @@ sideBtn.addEventListener('click', () => {
   sideBtn.setAttribute('aria-expanded', String(open));
 });
 
+scriptReady();
 boot();
