@@ -164,14 +164,18 @@ class Table:
         assert own is not None
         legal = own["view"]["legal_actions"]
         assert legal, "the seat that must act sees its legal actions"
-        yanniv = [a for a in legal if a["type"] == "CallYanniv"]
-        action = yanniv[0] if yanniv and rng.random() < 0.7 else rng.choice(legal)
+        action = self.choose(legal, rng)
         answer = actor.act(action, own["version"])
         assert answer["type"] == "ack", answer
         self.last_action = action
         for player in self.players:
             player.wait_version(answer["version"])
         return True
+
+    def choose(self, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """The action the seat plays (a subclass plays another game or another way)."""
+        yanniv = [a for a in legal if a["type"] == "CallYanniv"]
+        return yanniv[0] if yanniv and rng.random() < 0.7 else rng.choice(legal)
 
     def play_to_end(self, rng: random.Random, max_steps: int = 5000,
                     each: Callable[[Table], None] | None = None) -> dict[str, Any]:
