@@ -9,7 +9,8 @@ order a client sends to that one form, so an action has one stored form.
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import combinations, product
+from collections.abc import Iterator
+from itertools import combinations
 
 from yanniv.yaniv.cards import JOKER, YCard
 
@@ -89,21 +90,41 @@ def _runs(hand: Cards, jokers: list[YCard]) -> list[Cards]:
         for card in hand:
             if card.rank != JOKER and card.suit == suit:
                 copies[card.rank].append(card)
+        held = [0] * 14  # held[r]: how many of the ranks 1..r this suit holds
+        for rank in range(1, 14):
+            held[rank] = held[rank - 1] + (rank in copies)
         for start in range(1, 12):
             for end in range(start + 2, 14):
                 ranks = range(start, end + 1)
-                gaps = sum(1 for rank in ranks if rank not in copies)
-                if gaps > len(jokers) or gaps == len(ranks):
+                gaps = len(ranks) - (held[end] - held[start - 1])
+                if gaps > len(jokers):
+                    break  # a longer span from this start only has more gaps
+                if gaps == len(ranks):
                     continue
-                options = [[*copies.get(rank, ()), None] for rank in ranks]
-                for picks in product(*options):
+                options = [(*copies.get(rank, ()), None) for rank in ranks]
+                for picks in _picks(options, len(jokers)):
                     wild = sum(1 for pick in picks if pick is None)
-                    if wild > len(jokers) or wild == len(picks):
+                    if wild == len(picks):
                         continue
                     for used in combinations(jokers, wild):
                         slots = iter(used)
                         runs.append(tuple(next(slots) if p is None else p for p in picks))
     return runs
+
+
+def _picks(options: list[tuple[YCard | None, ...]],
+           wild: int) -> Iterator[tuple[YCard | None, ...]]:
+    """`itertools.product(*options)` in its order, without the picks holding more than `wild`
+    Nones (jokers): a hand without jokers has one run per span, not 2^length picks to sift."""
+    if not options:
+        yield ()
+        return
+    for choice in options[0]:
+        left = wild - (choice is None)
+        if left < 0:
+            continue
+        for tail in _picks(options[1:], left):
+            yield (choice, *tail)
 
 
 def ends(packet: Cards) -> Cards:
