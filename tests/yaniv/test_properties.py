@@ -4,7 +4,7 @@ state, and no view or event shows a seat a card it may not know.
 
 The knowledge check is an oracle of its own: it follows only the events as each seat
 received them (and the seat's own hand) and shares no code with the engine's views.
-`YANIV_PROPERTY_MATCHES` raises the number of matches (the issue's bar is 1,000).
+`YANIV_PROPERTY_MATCHES` and `YANIV_FULL_VIEW_MATCHES` set the numbers of matches.
 """
 
 from __future__ import annotations
@@ -13,8 +13,11 @@ import os
 import random
 import re
 from collections import Counter
+from functools import cache
 from typing import Any
 
+import orjson
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,20 +25,18 @@ from yanniv.games import get_game
 from yanniv.yaniv.cards import deck
 
 GAME = get_game("yaniv")
-MATCHES = int(os.environ.get("YANIV_PROPERTY_MATCHES", "20"))
-CODE = re.compile(r"^(X[RB]|[A2-9TJQK][SHDC])2?$")
+#: Random matches with every seat's events and the acting seat's view checked (the bar: 1,000),
+#: and matches with every seat's view checked after every action (a view costs the most).
+MATCHES = int(os.environ.get("YANIV_PROPERTY_MATCHES", "1000"))
+FULL_MATCHES = int(os.environ.get("YANIV_FULL_VIEW_MATCHES", "60"))
+#: A card code as a whole JSON string ("7H", "XR", "QS2" for the second deck's copy).
+CODE = re.compile(r'"((?:X[RB]|[A2-9TJQK][SHDC])2?)"')
 
 
-def _codes(data: Any, skip: tuple[str, ...] = ()) -> list[str]:
-    """Every card code anywhere in JSON-ready data (keys in `skip` left out)."""
-    if isinstance(data, str):
-        return [data] if CODE.match(data) else []
-    if isinstance(data, list):
-        return [code for item in data for code in _codes(item, skip)]
-    if isinstance(data, dict):
-        return [code for key, value in data.items() if key not in skip
-                for code in _codes(value, skip)]
-    return []
+def _codes(data: Any) -> list[str]:
+    """Every card code anywhere in JSON-ready data, read off its JSON text (a walk in Python
+    over views that carry the match's history cost most of a property run)."""
+    return CODE.findall(orjson.dumps(data).decode())
 
 
 class SeatOracle:
@@ -60,15 +61,16 @@ class SeatOracle:
                 self.taken[event["seat"]] -= set(event["cards"])
             self.seen.update(_codes(event))
 
-    def check(self, view: dict[str, Any], state: Any) -> None:
-        hands = [{c.code for c in hand} for hand in state.hands]
-        pile = {c.code for c in state.pile}
+    def check(self, view: dict[str, Any], truth: Truth) -> None:
+        hands, pile = truth
         if self.seat is not None:
             assert set(view["hand"]) == hands[self.seat]
             self.seen |= hands[self.seat]
-        unknown = set(_codes(view)) - self.seen
+        shown_all = Counter(_codes(view))
+        unknown = set(shown_all) - self.seen
         assert not unknown, f"seat {self.seat} shown cards it never saw: {unknown}"
-        assert not set(_codes(view, skip=("history",))) & pile, "a pile card in a view"
+        outside_history = shown_all - Counter(_codes(view.get("history", [])))
+        assert not set(outside_history) & pile, "a pile card in a view"
         for player in view["players"]:
             owner = player["seat"]
             if owner == self.seat:
@@ -78,27 +80,40 @@ class SeatOracle:
             assert shown <= self.taken[owner], "a card shown that was not taken openly"
 
 
+@cache
+def _full_deck(decks: int) -> Counter[str]:
+    return Counter(card.code for card in deck(decks))
+
+
+#: Every seat's hand and the pile, as card codes (what the oracles check views against).
+Truth = tuple[list[set[str]], set[str]]
+
+
+def _truth(state: Any) -> Truth:
+    return [{c.code for c in hand} for hand in state.hands], {c.code for c in state.pile}
+
+
 def _conserved(state: Any) -> None:
     held = [c for hand in state.hands for c in hand] + list(state.pile) + [
         c for packet in state.discard for c in packet.cards]
-    assert Counter(held) == Counter(deck(state.config.decks))
+    assert Counter(card.code for card in held) == _full_deck(state.config.decks)
 
 
 @st.composite
-def _matches(draw: st.DrawFn) -> tuple[Any, str, int]:
-    seats = draw(st.integers(2, 8))
+def _matches(draw: st.DrawFn, seats: int, thresholds: tuple[int, ...]) -> tuple[Any, str, int]:
     two = seats == 8 or (seats >= 5 and draw(st.booleans()))
     settings_ = GAME.settings_with(two_decks=two, elimination=draw(st.booleans()),
-                                   threshold=draw(st.sampled_from([50, 50, 70, 200])))
+                                   threshold=draw(st.sampled_from(thresholds)))
     config = GAME.match_config(settings_, seats, draw(st.none() | st.integers(0, seats - 1)))
     return config, draw(st.text("abcdef0123", min_size=1, max_size=8)), draw(
         st.integers(0, 2**32))
 
 
-@settings(max_examples=MATCHES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(_matches())
-def test_random_matches_conserve_cards_replay_and_never_leak(match: tuple[Any, str, int]) -> None:
-    config, seed, choice_seed = match
+def _play(config: Any, seed: str, choice_seed: int, every_view: bool) -> None:
+    """One random complete match, checked after every action: the card count, the action's
+    codec round trip, and through the oracles every event each seat received and the views
+    (every seat's if `every_view`, else the actor's and a spectator's); at the end the
+    ranking, and a replay from the seed and log that rebuilds the same state."""
     rng = random.Random(choice_seed)
     state, events = GAME.new_match(config, seed)
     seats = config.seats
@@ -108,17 +123,21 @@ def test_random_matches_conserve_cards_replay_and_never_leak(match: tuple[Any, s
     bots = [GAME.make_bot("moyen" if s % 2 else "facile", s, seed) for s in range(seats)]
     while True:
         _conserved(state)
+        truth = _truth(state)
+        over = GAME.is_over(state)
+        seat = None if over else GAME.to_act(state)
         for oracle in oracles:
             oracle.events(GAME.encode_events(events, oracle.seat))
-            oracle.check(encoder.view(GAME.view(state, oracle.seat)), state)
-        if GAME.is_over(state):
+            if every_view or over or oracle.seat in (None, seat):
+                oracle.check(encoder.view(GAME.view(state, oracle.seat)), truth)
+        if seat is None:
             break
-        seat = GAME.to_act(state)
         legal = GAME.legal_actions(state)
         if rng.random() < 0.2:
             action = rng.choice(legal)
         else:
             action = GAME.bot_decide(bots[seat], GAME.view(state, seat))
+        assert action in legal
         data = GAME.encode_action(action)
         decoded = GAME.decode_action(data)
         assert decoded.action == action and decoded.data == data
@@ -133,6 +152,32 @@ def test_random_matches_conserve_cards_replay_and_never_leak(match: tuple[Any, s
     assert replayed == state
 
 
+#: One test per seat count, so that the matches spread over the test workers.
+SEAT_COUNTS = range(2, 9)
+
+
+@pytest.mark.parametrize("seats", SEAT_COUNTS)
+@settings(max_examples=-(-FULL_MATCHES // len(SEAT_COUNTS)), deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_random_matches_show_no_seat_an_unknown_card_after_any_action(
+        seats: int, data: st.DataObject) -> None:
+    """Every seat's view checked after every action (thresholds up to 200: 100 -> 50 and
+    200 -> 100 can happen)."""
+    _play(*data.draw(_matches(seats, (50, 120, 200))), every_view=True)
+
+
+@pytest.mark.parametrize("seats", SEAT_COUNTS)
+@settings(max_examples=-(-MATCHES // len(SEAT_COUNTS)), deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_random_matches_conserve_cards_replay_and_never_leak(
+        seats: int, data: st.DataObject) -> None:
+    """The issue's 1,000 matches (143 per seat count): every event each seat got, and the
+    view of whoever acts, after every action."""
+    _play(*data.draw(_matches(seats, (50, 50, 50, 70))), every_view=False)
+
+
 def test_the_oracle_catches_a_card_it_was_not_shown() -> None:
     """Self-test: a view that lists an opponent's untaken card, or the pile's top, fails."""
     config = GAME.match_config(GAME.default_settings(), 3, 0)
@@ -140,18 +185,18 @@ def test_the_oracle_catches_a_card_it_was_not_shown() -> None:
     oracle = SeatOracle(0, 3)
     oracle.events(GAME.encode_events(events, 0))
     honest = GAME.view_encoder().view(GAME.view(state, 0))
-    oracle.check(honest, state)
+    oracle.check(honest, _truth(state))
     leaked = {**honest, "players": [dict(p) for p in honest["players"]]}
     leaked["players"][1]["known_cards"] = [state.hands[1][0].code]
     try:
-        oracle.check(leaked, state)
+        oracle.check(leaked, _truth(state))
     except AssertionError:
         pass
     else:
         raise AssertionError("the oracle missed an opponent's card")
     top = {**honest, "takeable": [state.pile[-1].code]}
     try:
-        oracle.check(top, state)
+        oracle.check(top, _truth(state))
     except AssertionError:
         return
     raise AssertionError("the oracle missed the pile's top")
