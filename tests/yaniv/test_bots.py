@@ -53,3 +53,25 @@ def test_moyen_puts_down_its_costliest_cards_and_takes_what_makes_a_pair() -> No
     expensive = table("KS KH 9C 2D 3D", "QC QD QH JD JC", offer="QS")
     state, _ = apply(expensive, Play(ycards("KH KS")))
     assert GAME.bot_decide(bot, view(state, 0)) == DrawPile()
+
+
+def _steps_to_end(seed: str, seats: int, threshold: int, bound: int) -> int:
+    """Steps a table of moyen alone takes to finish a match (fails past `bound` steps)."""
+    config = GAME.match_config(GAME.settings_with(threshold=threshold), seats, None)
+    state, _ = GAME.new_match(config, seed)
+    bots = [GAME.make_bot("moyen", seat, seed) for seat in range(seats)]
+    steps = 0
+    while not GAME.is_over(state):
+        assert steps < bound, f"moyen x{seats}, seed {seed!r}: no end after {bound} steps"
+        seat = GAME.to_act(state)
+        state, _ = GAME.apply(state, GAME.bot_decide(bots[seat], GAME.view(state, seat)))
+        steps += 1
+    return steps
+
+
+def test_a_table_of_moyen_alone_finishes_its_matches() -> None:
+    """Three moyen on seed "1/0" once passed 5s and 6s back and forth for ever in manche 11
+    (each hand kept at five cards, over 7 points); past `PATIENCE` they play like facile."""
+    assert _steps_to_end("1/0", 3, 200, 20_000) > 0
+    for seats in (2, 4, 6, 8):
+        _steps_to_end(f"moyen-{seats}", seats, 200, 20_000)

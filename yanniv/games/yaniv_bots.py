@@ -8,7 +8,8 @@ hand (at most the plays of 7 cards, each scored with one pass over the hand), no
 - facile: a beginner. Calls Yaniv as soon as it may, puts down its costliest single card or
   combination, takes a discard card only if it is worth 2 points or less.
 - moyen: weighs each play with the draw that would follow (keep what builds a set or a
-  run), and calls Yaniv only when its count is below what the others can plausibly hold.
+  run), and calls Yaniv only when its count is below what the others can plausibly hold;
+  in a manche that has gone on too long (`PATIENCE`) it plays like facile.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ from yanniv.yaniv.model import CallYaniv, DrawPile, MatchView, Play, TakeDiscard
 UNSEEN_MEAN = 340 / 54
 #: How much of a hand's best multi-card shed `moyen` counts as already gone.
 SHED_WEIGHT = 0.5
+#: Packets on the discard per seat dealt after which `moyen` plays like `facile` (sheds its
+#: costliest, draws from the pile, calls as soon as it may): weighing each play by the draw
+#: after it, moyen tables could pass the same low cards back and forth for ever, each hand
+#: kept at five cards and over 7 points (three moyen, seed "1/0", manche 11).
+PATIENCE = 8
 
 
 def _shed(hand: Iterable[YCard]) -> int:
@@ -67,6 +73,10 @@ def _opponent_floor(view: MatchView) -> float:
         for p in view.players if p.seat != view.viewer and p.dealt
     ]
     return min(floors) if floors else 99.0
+
+
+def _dealt(view: MatchView) -> int:
+    return sum(1 for p in view.players if p.dealt)
 
 
 class YanivBot:
@@ -121,6 +131,8 @@ def _moyen(view: MatchView) -> Any:
     assert view.hand is not None and view.pending is not None
     legal = view.legal_actions
     hand = view.hand
+    if len(view.discard) >= PATIENCE * _dealt(view):
+        return _facile(view)
     pile = view.pile_count > 0 or len(view.discard) > 1
     if view.pending.kind == "turn":
         value = hand_value(hand)
