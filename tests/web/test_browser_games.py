@@ -182,3 +182,27 @@ def test_the_leaderboard_switches_between_the_games(pages: Any, live_server: Any
     section = page.locator('section[data-game="yanniv"]')
     assert section.count() == 1 and page.locator('section[data-game="yaniv"]').count() == 0
     assert page.inner_text("#last-matches .match-game") == "YANNIV"
+
+
+def test_playing_yaniv_against_the_computer_from_the_home_page(pages: Any,
+                                                              live_server: Any) -> None:
+    """The computer players follow the chosen game: five of Yaniv's « facile » sit."""
+    page = pages.new(DESKTOP)
+    page.goto(pages.base + "/")
+    page.fill("#pseudo", "Ysée")
+    page.select_option("#game", "yaniv")
+    page.select_option("#bots-count", "5")
+    page.select_option("#bots-level", "facile")
+    page.wait_for_selector("#bots-btn:not([disabled])")
+    page.click("#bots-btn")
+    page.wait_for_selector('#seats li[data-seat="5"]')
+    room = _room(live_server, page.inner_text("#room-code"))
+    assert room["settings"]["game"] == "yaniv"
+    assert [s["bot_level"] for s in room["seats"]] == [None] + ["facile"] * 5
+    # Back to YANNIV on the home page: at most 3 opponents again, the choice cut to fit.
+    page.goto(pages.base + "/")
+    page.select_option("#game", "yaniv")
+    page.select_option("#bots-count", "6")
+    page.select_option("#game", "yanniv")
+    assert page.input_value("#bots-count") == "3"
+    assert page.locator("#bots-level option").count() == 3

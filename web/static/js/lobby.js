@@ -100,7 +100,7 @@ function gameChoice(games, current, taken, ro, patch) {
   // `/regles/<id>`: the server sends the default game's to its own address.
   return h('div', { class: 'field' }, h('label', { for: 'set-game' }, t('games.label')),
     h('span', { class: 'row' }, node,
-      h('a', { href: `/regles/${encodeURIComponent(current)}`, id: 'game-rules' }, icon('book'), ' ', t('games.rules_of', { name }))));
+      h('a', { href: `/regles/${encodeURIComponent(current)}`, id: 'game-rules', class: 'rules-link' }, icon('book'), ' ', t('games.rules_of', { name }))));
 }
 
 export function renderLobby(ctx) {
