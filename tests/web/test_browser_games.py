@@ -158,29 +158,64 @@ def test_the_rules_page_switches_between_the_games(pages: Any, size: str) -> Non
     assert page.locator(".rules .card.mini .power").count() > 0  # YANNIV's power cards
 
 
+def _record_yaniv_match(live_server: Any) -> None:
+    """A finished classic Yaniv match (once per server): Yanivette beat a computer."""
+    if getattr(live_server, "yaniv_match", False):
+        return
+    live_server.yaniv_match = True
+    from datetime import UTC, datetime, timedelta
+
+    from yanniv.profiles.identity import hash_secret
+    from yanniv.profiles.record import record_finished_match
+    from yanniv.profiles.types import FinishedManche, FinishedMatch, FinishedPlayer
+
+    t0 = datetime(2025, 5, 2, 21, 0, tzinfo=UTC)
+    match = FinishedMatch(
+        room_code="YANIVS", seed="yaniv", game="yaniv", rules_version="yaniv-1",
+        config={"seats": 2, "decks": 1, "threshold": 50, "elimination": False,
+                "first_player": None},
+        started_at=t0, finished_at=t0 + timedelta(minutes=9),
+        players=(FinishedPlayer(0, "Yanivette", hash_secret("secret-of-yanivette-01")),
+                 FinishedPlayer(1, "Ordinateur 2 (moyen)", None, is_bot=True)),
+        manches=(FinishedManche(1, False, 0, True, 0, (3, 58), (0, 58), (0, 1)),),
+        totals=(0, 58), ranking=(0, 1))
+    with live_server.app.state.db.sessions.begin() as session:
+        record_finished_match(session, match)
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_leaderboard_switches_between_the_games(pages: Any, live_server: Any,
                                                     size: str) -> None:
     from test_accessibility import _record_match
 
     _record_match(live_server)  # a YANNIV match: Lisible is on YANNIV's board only
+    _record_yaniv_match(live_server)  # and Yanivette on Yaniv's only
     page = pages.new(SIZES[size])
     page.goto(pages.base + "/classement?sort=matches")
     assert page.get_attribute('.game-switch a[aria-current="page"]', "href") == (
         "/classement?game=yanniv")
-    assert "Lisible" in page.inner_text("#leaderboard")
+    board = page.inner_text("#leaderboard")
+    assert "Lisible" in board and "Yanivette" not in board
     page.click('.game-switch a[href="/classement?game=yaniv"]')
     page.wait_for_url(pages.base + "/classement?game=yaniv")
     assert page.get_attribute('.game-switch a[aria-current="page"]', "href") == (
         "/classement?game=yaniv")
-    assert page.locator("#leaderboard").count() == 0 or "Lisible" not in page.inner_text(
-        "#leaderboard")
     # The sort links stay on the chosen game.
     assert page.locator('.board-sort a[href^="/classement?game=yaniv&sort="]').count() == 3
+    page.click('.board-sort a[href="/classement?game=yaniv&sort=matches"]')
+    page.wait_for_url(pages.base + "/classement?game=yaniv&sort=matches")
+    board = page.inner_text("#leaderboard")
+    assert "Yanivette" in board and "Lisible" not in board
     _shot(page, f"board-yaniv-{size}")
+    # Each profile shows its own game's rating and statistics, and its matches' game.
+    page.click('#leaderboard a:has-text("Yanivette")')
+    page.wait_for_selector('section[data-game="yaniv"]')
+    assert page.locator('section[data-game="yanniv"]').count() == 0
+    assert page.inner_text("#last-matches .match-game") == "Yaniv"
+    assert page.inner_text('section[data-game="yaniv"] h2') == "Yaniv"
     page.goto(pages.base + "/profil/Lisible")
-    section = page.locator('section[data-game="yanniv"]')
-    assert section.count() == 1 and page.locator('section[data-game="yaniv"]').count() == 0
+    assert page.locator('section[data-game="yanniv"]').count() == 1
+    assert page.locator('section[data-game="yaniv"]').count() == 0
     assert page.inner_text("#last-matches .match-game") == "YANNIV"
 
 
