@@ -139,7 +139,7 @@ def run_tournament(
     if not game.min_seats <= len(names) <= game.max_seats:
         raise SystemExit(f"a match has {game.min_seats} to {game.max_seats} seats")
     try:
-        game.settings_with(manches=manches, **(options or {}))
+        settings = game.settings_with(manches=manches, **(options or {}))
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise SystemExit(f"bad --option: {exc}") from None
     jobs = [(tuple(names), index, seed, manches, game.id, options) for index in range(matches)]
@@ -150,13 +150,16 @@ def run_tournament(
             results = list(pool.imap_unordered(_play, jobs, chunksize=4))
     else:
         results = [_play(job) for job in jobs]
-    return summarise(names, results, seed, manches, time.perf_counter() - started)
+    return summarise(names, results, seed, manches, time.perf_counter() - started,
+                     ends=game.end_condition(settings))
 
 
 def summarise(
-    names: list[str], results: list[MatchStats], seed: int, manches: int, elapsed: float
+    names: list[str], results: list[MatchStats], seed: int, manches: int, elapsed: float,
+    ends: str | None = None,
 ) -> dict[str, Any]:
-    """The report over `results` (matches played in any order or in several runs)."""
+    """The report over `results` (matches played in any order or in several runs); `ends`
+    says how a match ends (the game's `end_condition`), "`manches` manches" if not given."""
     matches = len(results)
     wins: dict[str, int] = defaultdict(int)
     deltas: dict[str, list[int]] = defaultdict(list)
@@ -207,6 +210,7 @@ def summarise(
         "matches": matches,
         "seed": seed,
         "manches": manches,
+        "ends": ends or f"{manches} manches",
         "policies": names,
         "seconds": round(elapsed, 1),
         "by_policy": summary,
@@ -229,7 +233,8 @@ def _work(playouts: list[int], steps: list[int]) -> dict[str, float | None]:
 
 def format_report(report: dict[str, Any]) -> str:
     lines = [
-        f"{report['matches']} matches, {report['seats']} seats, {report['manches']} manches, "
+        f"{report['matches']} matches, {report['seats']} seats, "
+        f"{report.get('ends') or str(report['manches']) + ' manches'}, "
         f"seed {report['seed']}, policies {','.join(report['policies'])} "
         f"({report['seconds']} s)",
         f"{'policy':<10} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>17} "

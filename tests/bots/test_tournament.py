@@ -68,3 +68,20 @@ def test_tournament_takes_a_game_and_its_rule_options() -> None:
         run_tournament(["moyen", "facile"], 1, 1, game_id="belote")
     with pytest.raises(SystemExit):
         run_tournament(["moyen", "facile"], 1, 1, options={"mandatory_powers": "oui"})
+
+
+def test_the_report_header_says_how_a_match_of_its_game_ends(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """YANNIV is played to a number of manches, classic Yaniv to a points threshold (the
+    header said "6 manches" for Yaniv too): the header takes the game's end condition."""
+    base = ["tournament", "--seats", "2", "--matches", "1", "--policies", "facile",
+            "--seed", "5", "--workers", "1"]
+    assert main([*base, "--manches", "2"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "2 manches" in header
+    assert main([*base, "--game", "yaniv", "--option", "threshold=60"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "manches" not in header and "a total over 60 points" in header
+    assert main([*base, "--game", "yaniv", "--option", "threshold=60",
+                 "--option", "elimination=true"]) == 0
+    assert "elimination over 60 points" in capsys.readouterr().out.splitlines()[0]

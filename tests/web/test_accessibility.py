@@ -66,11 +66,15 @@ def test_pages_have_no_serious_accessibility_violation(pages: Any, live_server: 
     host.click("#add-bot-1")
     host.wait_for_selector('#seats li[data-seat="1"]')
     _check(host, f"lobby (host) {size} {lang}", failures)
+    # The same lobby switched to classic Yaniv: its settings, its threshold a number field.
+    host.select_option("#set-game", "yaniv")
+    host.wait_for_selector("#set-threshold")
+    _check(host, f"Yaniv lobby (host) {size} {lang}", failures)
 
     page = pages.new(VIEWPORTS[size])
     page.context.add_cookies([{"name": "lang", "value": lang, "url": pages.base}])
-    for path in ("/", "/regles", "/classement", "/profil/Lisible", "/profil/Personne",
-                 f"/r/{code}"):
+    for path in ("/", "/regles", "/regles/yaniv", "/classement", "/classement?game=yaniv",
+                 "/profil/Lisible", "/profil/Personne", f"/r/{code}"):
         page.goto(pages.base + path)
         page.wait_for_selector("h1")
         if path == "/":
@@ -118,7 +122,8 @@ def test_pages_fit_a_320_px_screen(pages: Any, live_server: Any, axe_ready: None
     failures: list[str] = []
     page = pages.new({"width": 320, "height": 640})
     page.context.add_cookies([{"name": "lang", "value": lang, "url": pages.base}])
-    for path in ("/", "/regles", "/classement", "/profil/Lisible", "/r/ABCDEF"):
+    for path in ("/", "/regles", "/regles/yaniv", "/classement", "/classement?game=yaniv",
+                 "/profil/Lisible", "/r/ABCDEF"):
         page.goto(pages.base + path)
         page.wait_for_load_state("networkidle")
         assert page.evaluate("document.documentElement.scrollWidth") <= 320, path

@@ -23,7 +23,8 @@ EN = json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))
 #: Every element of the reference page (shared/rules/002), in its French wording.
 REFERENCE = [
     "YANNIV",
-    "Le jeu de cartes, en ligne de 2 à 4 joueurs",
+    # The reference's wording; its seat counts span every game (classic Yaniv seats 8).
+    "Le jeu de cartes, en ligne de 2 à 8 joueurs",
     "Votre pseudo",
     "créer une salle",
     "Privée : sur invitation (code ou lien). Publique : elle apparaît dans la liste des salles, "

@@ -167,6 +167,11 @@ class Game(ABC):
         """Numbers the client shows or checks (hand size, call limit…), from the rules."""
 
     @abstractmethod
+    def end_condition(self, settings: GameSettings) -> str:
+        """How a match under `settings` ends, in a few English words for reports (the
+        tournament's header): "6 manches", "a total over 200 points"."""
+
+    @abstractmethod
     def match_config(self, settings: GameSettings, seats: int, first_player: int | None) -> Any:
         """The frozen value a match is played under (its ruleset included), for `settings`
         under the current `rules_version`; `first_player` None draws it from the seed."""

@@ -83,6 +83,12 @@ class YanivGame(Game):
             "two_decks_from": TWO_DECKS_FROM, "two_decks_always_from": TWO_DECKS_ALWAYS,
         }
 
+    def end_condition(self, settings: GameSettings) -> str:
+        assert isinstance(settings, YanivSettings)
+        if settings.elimination:
+            return f"elimination over {settings.threshold} points"
+        return f"a total over {settings.threshold} points"
+
     def match_config(self, settings: GameSettings, seats: int,
                      first_player: int | None) -> YanivConfig:
         assert isinstance(settings, YanivSettings)

@@ -85,6 +85,10 @@ class YannivGame(Game):
             "min_manches": rules.min_manches, "max_manches": rules.max_manches,
         }
 
+    def end_condition(self, settings: GameSettings) -> str:
+        assert isinstance(settings, YannivSettings)
+        return f"{settings.manches} manches"
+
     def match_config(self, settings: GameSettings, seats: int,
                      first_player: int | None) -> MatchConfig:
         assert isinstance(settings, YannivSettings)

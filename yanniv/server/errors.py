@@ -60,6 +60,11 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Ce jeu se joue à {detail} au plus : retirez d'abord des joueurs.",
         "This game is played by {detail} at most: remove players first.",
     ),
+    "bot_level_not_in_game": (
+        409,
+        "Ce jeu n'a pas d'ordinateur de niveau « {detail} » : retirez-le d'abord.",
+        "This game has no computer player of level “{detail_en}”: remove it first.",
+    ),
     "unknown_game": (422, "Ce jeu n'existe pas sur le site.",
                      "This game does not exist on this site."),
     "room_started": (

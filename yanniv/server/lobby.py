@@ -180,6 +180,7 @@ class Lobby:
             game = get_game(settings.game)
             if len(room.seats) > game.max_seats:
                 raise game_error("too_many_for_game", game.max_seats)
+            _require_bot_levels(room, game)
 
             def commit(_: None) -> None:
                 if game is not room.game:
@@ -252,6 +253,17 @@ class Lobby:
 def _require_host(room: Room, seat: Seat) -> None:
     if seat.seat != room.host_seat:
         raise game_error("not_host")
+
+
+def _require_bot_levels(room: Room, game: Game) -> None:
+    """A change of game keeps the seats: refused while a computer player sits at a level
+    the new game does not offer (it could not play), named in the room's current game."""
+    offered = {b.key for b in game.bot_levels}
+    for seat in room.seats:
+        if seat.bot_level is not None and seat.bot_level not in offered:
+            level = next((b for b in room.game.bot_levels if b.key == seat.bot_level), None)
+            fr, en = (level.name_fr, level.name_en) if level else (seat.bot_level,) * 2
+            raise game_error("bot_level_not_in_game", fr, en)
 
 
 def _kick(room: Room, target: Seat) -> None:

@@ -53,14 +53,24 @@ def dictionary(request: Request, name: str) -> Response:
     raise HTTPException(status_code=404)
 
 
+def _home(request: Request, status_code: int = 200) -> HTMLResponse:
+    """The home page: the games a room may play (the registry, in its order, the default
+    first selected) and the seat counts of the tagline, from their seat bounds."""
+    return render(request, "home.html", {
+        "page": "home", "games": GAMES, "default_game": DEFAULT_GAME, "rules_url": rules_url,
+        "seats_min": min(g.min_seats for g in GAMES.values()),
+        "seats_max": max(g.max_seats for g in GAMES.values()),
+    }, status_code=status_code)
+
+
 def not_found_page(request: Request) -> HTMLResponse:
     """The page a browser gets for an address that does not exist (French or English)."""
-    return render(request, "home.html", {"page": "home"}, status_code=404)
+    return _home(request, status_code=404)
 
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    return render(request, "home.html", {"page": "home"})
+    return _home(request)
 
 
 @router.get("/r/{code}", response_class=HTMLResponse)
@@ -81,10 +91,32 @@ def room(request: Request, code: str) -> Response:
     })
 
 
+def rules_url(game: str) -> str:
+    """The address of a game's rules page: `/regles` for the default game (its address from
+    before there were other games), `/regles/<id>` for the others."""
+    return "/regles" if game == DEFAULT_GAME else f"/regles/{game}"
+
+
+def _rules_page(request: Request, game: str) -> HTMLResponse:
+    lang = i18n.lang_of(request)
+    return render(request, "regles.html", {
+        "page": "rules", "game": game, "games": GAMES, "rules_url": rules_url,
+        "rules": rules_html(lang, game)})
+
+
 @router.get("/regles", response_class=HTMLResponse)
 def rules(request: Request) -> HTMLResponse:
-    lang = i18n.lang_of(request)
-    return render(request, "regles.html", {"page": "rules", "rules": rules_html(lang)})
+    return _rules_page(request, DEFAULT_GAME)
+
+
+@router.get("/regles/{game}", response_class=HTMLResponse)
+def game_rules(request: Request, game: str) -> Response:
+    """A game's rules; the default game's own address is `/regles` (one address a page)."""
+    if game == DEFAULT_GAME:
+        return RedirectResponse(rules_url(game), status_code=301)
+    if game not in GAMES:
+        return not_found_page(request)
+    return _rules_page(request, game)
 
 
 @router.get("/lang/{lang}")

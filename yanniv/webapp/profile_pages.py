@@ -77,7 +77,7 @@ def _profile_page(pseudo: str, request: Request, db: DbSession) -> HTMLResponse:
     return _page(
         request,
         "profile.html",
-        {"page": "profile", "profile": out, "pseudo": pseudo},
+        {"page": "profile", "profile": out, "pseudo": pseudo, "games": GAMES},
         status=200 if out else 404,
     )
 

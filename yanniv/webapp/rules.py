@@ -1,8 +1,8 @@
-"""The rules page, one Markdown file per language (`yanniv/webapp/rules/<lang>.md`), rendered
-with markdown-it-py.
+"""The rules pages, one Markdown file per game and language
+(`yanniv/webapp/rules/<game>.<lang>.md`), rendered with markdown-it-py.
 
-French: the rule book, word for word, then the interpretations of QUESTIONS.md in words for
-players (no test names, no paths). English: a translation of both. Raw HTML in the files is
+French: the game's rule book, word for word, then the interpretations of QUESTIONS.md in words
+for players (no test names, no paths). English: a translation of both. Raw HTML in the files is
 escaped (`html` off); a code span `card:QH card:2S` becomes small card faces: a text
 placeholder (`data-card`) that `web/static/js/rules.js` draws with the table's card art.
 """
@@ -60,10 +60,15 @@ def render_markdown(lang: str, source: str) -> str:
     return _parser(lang).render(source)
 
 
+def rules_file(game: str, lang: str) -> Path:
+    """Where the rules of `game` (a registry id) are written in `lang`."""
+    return RULES_DIR / f"{game}.{lang}.md"
+
+
 @cache
-def rules_html(lang: str) -> Markup:
-    """The whole rules page body in `lang`, rendered once per process."""
+def rules_html(lang: str, game: str) -> Markup:
+    """The whole rules page body of `game` in `lang`, rendered once per process."""
     lang = lang if lang in i18n.LANGS else i18n.DEFAULT_LANG
-    source = (RULES_DIR / f"{lang}.md").read_text(encoding="utf-8")
+    source = rules_file(game, lang).read_text(encoding="utf-8")
     # Safe: markdown-it escapes any HTML the source holds (`html` off).
     return Markup(render_markdown(lang, source))

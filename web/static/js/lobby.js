@@ -38,8 +38,38 @@ function select(id, options, value, disabled, onchange) {
   return node;
 }
 
+//: A bounded integer with more choices than this is typed (a number field), not listed.
+const LIST_MOST = 24;
+
+// What the host is typing in a number field and has not sent yet ({ id, text }).
+let typing = null;
+
+// A wide bounded integer: a number field with the schema's bounds and step, its range said
+// beside it. The server checks what is sent (a refusal shows the room's value again); a
+// field emptied or not a number is put back. Text being typed survives a re-render (another
+// player joining, say).
+function numberField(id, label, prop, value, ro, onvalue) {
+  const low = prop.minimum ?? 0;
+  const high = prop.maximum ?? low;
+  const step = prop.multipleOf ?? 1;
+  const kept = typing && typing.id === id && document.activeElement && document.activeElement.id === id;
+  const input = h('input', { type: 'number', id, min: String(low), max: String(high), step: String(step),
+    inputmode: 'numeric', value: kept ? typing.text : String(value), disabled: ro, 'data-focus': id,
+    'aria-describedby': `${id}-range`,
+    oninput: (e) => { typing = { id, text: e.target.value }; },
+    onchange: (e) => {
+      typing = null;
+      const typed = e.target.value.trim() === '' ? NaN : Number(e.target.value);
+      if (Number.isFinite(typed)) onvalue(typed); else e.target.value = String(value);
+    } });
+  const range = step === 1 ? t('games.range', { min: low, max: high }) : t('games.range_step', { min: low, max: high, step });
+  return h('div', { class: 'field' }, h('label', { for: id }, label),
+    h('span', { class: 'row' }, input, h('span', { class: 'muted small', id: `${id}-range` }, range)));
+}
+
 // One control per field of the game's settings schema: a checkbox for a boolean, a list for a
-// bounded integer; labels in the page's language, from the schema.
+// bounded integer of a few values, a number field for a wide one; labels in the page's
+// language, from the schema.
 function gameFields(game, s, ro, patch) {
   const props = (game && game.settings && game.settings.properties) || {};
   return Object.entries(props).map(([name, prop]) => {
@@ -49,9 +79,28 @@ function gameFields(game, s, ro, patch) {
     if (prop.type === 'boolean') return check(id, label, !!value, ro, (e) => patch({ [name]: e.target.checked }));
     const low = prop.minimum ?? 0;
     const high = prop.maximum ?? low;
-    const options = Array.from({ length: high - low + 1 }, (_, k) => [low + k, String(low + k)]);
+    const step = prop.multipleOf ?? 1;
+    const count = Math.floor((high - low) / step) + 1;
+    if (count > LIST_MOST) return numberField(id, label, prop, value, ro, (v) => patch({ [name]: v }));
+    const options = Array.from({ length: count }, (_, k) => [low + k * step, String(low + k * step)]);
     return field(label, select(id, options, value, ro, (e) => patch({ [name]: Number(e.target.value) })), id);
   });
+}
+
+// The room's game: the host picks among the server's games (one that seats fewer than are
+// seated is offered but off), everyone else reads it; its rules a link away.
+function gameChoice(games, current, taken, ro, patch) {
+  const node = h('select', { id: 'set-game', disabled: ro, 'data-focus': 'set-game',
+    onchange: (e) => patch({ game: e.target.value }) },
+  games.map((g) => h('option', { value: g.id, disabled: g.id !== current && taken > g.max_seats },
+    t('games.option', { name: lang === 'en' ? g.name_en : g.name_fr, min: g.min_seats, max: g.max_seats }))));
+  node.value = current;
+  const game = games.find((g) => g.id === current);
+  const name = game ? (lang === 'en' ? game.name_en : game.name_fr) : current;
+  // `/regles/<id>`: the server sends the default game's to its own address.
+  return h('div', { class: 'field' }, h('label', { for: 'set-game' }, t('games.label')),
+    h('span', { class: 'row' }, node,
+      h('a', { href: `/regles/${encodeURIComponent(current)}`, id: 'game-rules', class: 'rules-link' }, icon('book'), ' ', t('games.rules_of', { name }))));
 }
 
 export function renderLobby(ctx) {
@@ -91,6 +140,7 @@ export function renderLobby(ctx) {
   const form = h('form', { class: 'settings-form', id: 'settings-form', onsubmit: (e) => e.preventDefault() },
     h('fieldset', { style: 'border:0;padding:0;margin:0' },
       h('legend', null, h('h2', null, t('lobby.settings'))),
+      gameChoice(ctx.state.games || [], s.game || 'yanniv', taken.length, ro, patch),
       check('set-public', t('lobby.public'), !!s.public, ro, (e) => patch({ public: e.target.checked })),
       ...gameFields(game, s, ro, patch),
       field(t('lobby.first_player'), select('set-first', [['random', t('lobby.first_random')], ['host', t('lobby.first_host')],
