@@ -1,0 +1,238 @@
+"""Yaniv rooms played through real WebSocket clients: no frame names a card its recipient
+may not know.
+
+The app runs under uvicorn on 127.0.0.1; every seat and a spectator hold a `websockets`
+client and keep each `state` frame. After a match the truth is rebuilt from the room's seed
+and the action rows as stored, and each recipient's frames are read in order by the
+property tests' oracle (`SeatOracle`: what a seat was shown follows from the events it got
+and its own hand, nothing from the engine's views), each frame's view against the truth at
+its step. With the "known cards shown" setting off, no opponent's known card appears.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import threading
+import time
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from sqlalchemy import text as sql_text
+
+from tests.yaniv.test_properties import GAME, SeatOracle, _truth
+
+#: (seats, two decks, known cards shown) of each match; thresholds are the lowest, 50.
+TABLES = [(2 + n % 5, n % 5 >= 3 and n % 2 == 0, n % 4 != 3) for n in range(10)]
+FRAME_WAIT_S = 30.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    import uvicorn
+
+    from yanniv.app import create_app
+    from yanniv.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("yaniv_ws") / "yanniv.sqlite3"
+    app = create_app(Settings(database_url=f"sqlite:///{db}", flood_rate=100_000.0,
+                              flood_burst=100_000, code_lookup_limit=100_000))
+    port = _free_port()
+    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                       log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not uv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
+        time.sleep(0.05)
+    yield app, f"127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(10)
+
+
+class Recipient:
+    """One socket (a seat, or the spectator when `seat` is None) and its state frames."""
+
+    def __init__(self, ws: Any, seat: int | None) -> None:
+        self.ws, self.seat = ws, seat
+        self.states: list[dict[str, Any]] = []
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.changed = asyncio.Event()
+
+    async def read(self) -> None:
+        async for text in self.ws:
+            message = json.loads(text)
+            if message["type"] == "state" and message["view"] is not None:
+                self.states.append(message)
+            elif message["type"] in ("ack", "error") and message.get("id"):
+                self.answers[message["id"]] = message
+            self.changed.set()
+
+    async def until(self, predicate: Any) -> None:
+        deadline = time.monotonic() + FRAME_WAIT_S
+        while not predicate():
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), deadline - time.monotonic())
+
+    async def answer(self, action_id: str) -> dict[str, Any]:
+        await self.until(lambda: action_id in self.answers)
+        return self.answers[action_id]
+
+    @property
+    def version(self) -> int:
+        return self.states[-1]["version"] if self.states else -1
+
+
+async def _all_at(recipients: list[Recipient], version: int) -> None:
+    for r in recipients:
+        await r.until(lambda r=r: r.version >= version)
+
+
+def _choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A quick player: Yaniv whenever it may, mostly its biggest play, else any action."""
+    calls = [a for a in legal if a["type"] == "CallYaniv"]
+    plays = [a for a in legal if a["type"] == "Play"]
+    if calls:
+        return calls[0]
+    if plays and rng.random() < 0.8:
+        return max(plays, key=lambda a: len(a["cards"]))
+    return rng.choice(legal)
+
+
+async def _play(http: httpx.AsyncClient, host: str, n: int) -> tuple[str, dict[Any, Any]]:
+    seats, two_decks, shown = TABLES[n]
+    rng = random.Random(n)
+    created = (await http.post("/api/rooms", json={"pseudo": f"Y0x{n}", "game": "yaniv"})).json()
+    code, tokens = created["code"], [created["token"]]
+    for seat in range(1, seats):
+        joined = await http.post(f"/api/rooms/{code}/join", json={"pseudo": f"Y{seat}x{n}"})
+        assert joined.status_code == 200, joined.text
+        tokens.append(joined.json()["token"])
+    host_header = {"X-Seat-Token": tokens[0]}
+    patched = await http.patch(f"/api/rooms/{code}/settings", headers=host_header, json={
+        "threshold": 50, "two_decks": two_decks, "show_known_cards": shown})
+    assert patched.status_code == 200, patched.text
+    urls = [f"ws://{host}/ws/{code}?token={t}" for t in tokens] + [f"ws://{host}/ws/{code}"]
+    sockets = [await websockets.connect(url, max_size=2**22) for url in urls]
+    recipients = [Recipient(ws, seat) for seat, ws in enumerate(sockets[:seats])]
+    recipients.append(Recipient(sockets[-1], None))
+    readers = [asyncio.create_task(r.read()) for r in recipients]
+    try:
+        started = await http.post(f"/api/rooms/{code}/start", headers=host_header)
+        assert started.status_code == 200, started.text
+        for _ in range(20_000):
+            await recipients[-1].until(lambda: recipients[-1].states)
+            await _all_at(recipients, max(r.version for r in recipients))
+            view = recipients[-1].states[-1]["view"]
+            if view["finished"]:
+                break
+            actor = recipients[view["pending"]["seat"]]
+            own = actor.states[-1]
+            action_id = uuid.uuid4().hex
+            await actor.ws.send(json.dumps({
+                "type": "action", "id": action_id, "version": own["version"],
+                "action": _choose(own["view"]["legal_actions"], rng)}))
+            answer = await actor.answer(action_id)
+            if answer["type"] == "error" and answer["code"] == "stale_version":
+                continue  # the room moved on (a presence change): read it again
+            assert answer["type"] == "ack", answer
+            await _all_at(recipients, answer["version"])
+        else:
+            raise AssertionError(f"match {n} did not end")
+    finally:
+        for ws in sockets:
+            await ws.close()
+        await asyncio.gather(*readers, return_exceptions=True)
+    return code, {r.seat: r.states for r in recipients}
+
+
+def _truths(app: Any, code: str) -> tuple[int, bool, list[Any]]:
+    """The truth after each step of a room's match, from its seed and its stored action
+    rows (the rows themselves, not the server's loader)."""
+    room = app.state.rooms.get(code)
+    match = room.match
+    state, _ = GAME.new_match(match.config, match.seed)
+    truths = [_truth(state)]
+    with app.state.db.engine.connect() as conn:
+        rows = conn.execute(sql_text("SELECT action FROM room_actions WHERE match_id = :m "
+                                     "ORDER BY step"), {"m": match.id}).all()
+    for (stored,) in rows:
+        data = json.loads(stored) if isinstance(stored, str) else stored
+        state, _ = GAME.apply(state, GAME.decode_action(data).action)
+        truths.append(_truth(state))
+    assert GAME.is_over(state), "the stored log ends the match"
+    return match.config.seats, room.settings.show_known_cards, truths
+
+
+def _leaks(seats: int, shown: bool, truths: list[Any],
+           frames: dict[int | None, list[dict[str, Any]]]) -> list[str]:
+    found: list[str] = []
+    for recipient, states in frames.items():
+        oracle = SeatOracle(recipient, seats)
+        for message in states:
+            step = message["view"]["step"]
+            try:
+                oracle.events(message["events"])
+                oracle.check(message["view"], truths[step])
+                if not shown:
+                    hidden = [p["known_cards"] for p in message["view"]["players"]
+                              if p["seat"] != recipient and p["known_cards"]]
+                    assert not hidden, f"known cards shown with the setting off: {hidden}"
+            except AssertionError as exc:
+                found.append(f"recipient {recipient} step {step}: {exc}")
+                break
+    return found
+
+
+def test_no_yaniv_frame_names_a_card_its_recipient_may_not_know(server: Any) -> None:
+    app, host = server
+
+    async def run_all() -> list[tuple[str, dict[Any, Any]]]:
+        async with httpx.AsyncClient(base_url=f"http://{host}", timeout=30) as http:
+            played = []
+            for first in range(0, len(TABLES), 3):
+                played += await asyncio.gather(*(
+                    _play(http, host, n) for n in range(first, min(first + 3, len(TABLES)))))
+            return played
+
+    played = asyncio.run(run_all())
+    assert len(played) == len(TABLES)
+    leaking = []
+    for code, frames in played:
+        assert sum(len(states) for states in frames.values()) > 40, "whole matches were seen"
+        leaks = _leaks(*_truths(app, code), frames)
+        if leaks:
+            leaking.append(f"{code}: {leaks[0]} (+{len(leaks) - 1})")
+    assert not leaking, "\n".join(leaking)
+    _played.extend(played)
+
+
+_played: list[tuple[str, dict[Any, Any]]] = []
+
+
+def test_the_yaniv_frames_were_checked_against_the_truth(server: Any) -> None:
+    """Not vacuous: seat 0's first frame doctored to list one of seat 1's cards as known
+    (nothing was taken openly yet) is flagged."""
+    app, _host = server
+    if not _played:
+        pytest.skip("runs after the match test, on one of its matches")
+    code, frames = _played[0]
+    seats, shown, truths = _truths(app, code)
+    message = json.loads(json.dumps(frames[0][0]))
+    hands, _pile = truths[message["view"]["step"]]
+    card = sorted(hands[1])[0]
+    message["view"]["players"][1]["known_cards"] = [card]
+    found = _leaks(seats, shown, truths, {0: [message]})
+    assert found and card in found[0], found
