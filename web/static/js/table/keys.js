@@ -11,7 +11,7 @@ const PRESS = [
   { keys: ['Enter'], aria: 'Enter', controls: ['#play-btn'], help: 'keys.play', shown: 'keys.enter' },
   { keys: ['p', 'P'], aria: 'P', controls: ['#draw-pile-btn', '#pile-btn', '#draw-only-btn'], help: 'keys.pile' },
   { keys: ['d', 'D'], aria: 'D', controls: ['#decision [data-take]', '#discard button.takeable'], help: 'keys.discard' },
-  { keys: ['y', 'Y'], aria: 'Y', controls: ['#yanniv-btn'], help: 'keys.yanniv' },
+  { keys: ['y', 'Y'], aria: 'Y', controls: ['#yanniv-btn', '#yaniv-btn'], help: 'keys.yanniv' },
   { keys: ['?'], aria: '?', controls: ['#help-btn'], help: 'keys.help' },
 ];
 
