@@ -18,7 +18,7 @@ from rig import open_seat
 from web_driver import PHONE, state
 
 from yanniv.yaniv.cards import YCard, ycards
-from yanniv.yaniv.model import Packet, Pending
+from yanniv.yaniv.model import MancheEnded, Packet, Pending
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,7 @@ POINTS = {"X": 0, "A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 
 
 def points(code: str) -> int:
-    return POINTS.get(code[0]) or int(code[0])
+    return POINTS[code[0]] if code[0] in POINTS else int(code[0])
 
 
 def shot(page: Any, name: str) -> None:
@@ -55,26 +55,39 @@ def yaniv_room(base: str, pseudo: str, bots: int, **settings: Any) -> tuple[str,
     return code, token
 
 
-def rig(live_server: Any, code: str, hands: list[str], offer: str = "KD") -> None:
+def rig(live_server: Any, code: str, hands: list[str], offer: str = "KD", to_act: int = 0,
+        known: dict[int, str] | None = None, scores: tuple[int, ...] | None = None) -> None:
     """Deal `hands` (space-separated codes; seat 0 first) with `offer` face up on the
-    discard, seat 0 to play; the other cards are the pile (every card stays one card)."""
+    discard, `to_act` to play; the other cards are the pile (every card stays one card).
+    `known`: cards everybody saw a seat take; `scores`: totals as if a first manche, every
+    seat in, had ended on them (its row on the sheet)."""
     room = live_server.app.state.rooms.get(code)
     loop = live_server.server.servers[0].get_loop()
 
     async def put() -> None:
         async with room.lock:
             current = room.match.state
+            n = current.config.seats
             dealt = [ycards(h) for h in hands]
             flipped = YCard.parse(offer)
             used = {c for hand in dealt for c in hand} | {flipped}
             everything = [c for c in current.pile if c not in used]
             everything += [c for hand in current.hands for c in hand if c not in used]
             everything += [c for p in current.discard for c in p.cards if c not in used]
-            n = current.config.seats
+            seen = [frozenset(ycards(known[s])) if known and s in known else frozenset()
+                    for s in range(n)]
+            extra: dict[str, Any] = {}
+            if scores is not None:
+                everyone = tuple(range(n))
+                first = MancheEnded(
+                    manche=1, tiebreak=False, caller=0, assaf=False, winner=0,
+                    participants=everyone, hands=((),) * n, points=scores, deltas=scores,
+                    brought_down=(), eliminated=(), totals=scores)
+                extra = {"scores": scores, "history": (first,), "manche": 2}
             room.match.state = current.evolve(
                 hands=tuple(tuple(sorted(d)) for d in dealt) + ((),) * (n - len(dealt)),
                 pile=tuple(everything), discard=(Packet(None, (flipped,)),), offer=0,
-                pending=Pending("turn", 0), known=(frozenset(),) * n)
+                pending=Pending("turn", to_act), known=tuple(seen), **extra)
             room.version += 1
             live_server.app.state.rooms.play.arm(room)
             room.broadcast()
@@ -221,15 +234,23 @@ def test_a_yaniv_match_played_to_the_ranking_on_a_phone(pages: Any, live_server:
         turns.delay_scale = live_server.app.state.settings.bot_delay_scale
 
 
+EIGHT = ["AD", "KC QC JC TC KH QH JH", "KD QD JD TD", "2C 3C 4C XR 9S", "5D 5H 5S 8C",
+         "6H 7H 8H 9H", "2S2 3S2 TH2", "QS KS JS 4H2"]
+
+
 def test_eight_seats_at_desktop_and_phone_sizes(pages: Any, live_server: Any) -> None:
+    """The 8-seat table, elimination mode, a clock: as dealt, with an opponent to act and
+    cards known in hands; then a call where one total lands on 100 (→ 50) and one seat goes
+    over the threshold and leaves the match."""
     turns = live_server.app.state.rooms.bot_turns
-    turns.delay_scale = 100.0  # the bots wait: the table stays as dealt
+    turns.delay_scale = 100.0  # the bots wait: the table stays as rigged
     try:
-        code, token = yaniv_room(pages.base, "Hugo", 7)
+        code, token = yaniv_room(pages.base, "Hugo", 7, elimination=True, timer_seconds=90)
         page = open_seat(pages, code, 0, token, DESKTOP_1280)
         page.wait_for_selector("#opponents .yseat")
         assert page.locator("#opponents .yseat").count() == 7
         assert "2 jeux" in page.inner_text("#status")  # 8 seats: two decks
+        assert page.locator("#status .timer").count() == 1  # my clock runs
         # Seats round the oval: the first on the viewer's left, the last on the right, the
         # middle one across the table; none over another.
         boxes = page.evaluate(BOXES_JS)
@@ -241,14 +262,52 @@ def test_eight_seats_at_desktop_and_phone_sizes(pages: Any, live_server: Any) ->
         fits(page)
         settle(page)
         shot(page, "desktop-8-start")
-        for size, name in ((PHONE, "phone"), (SMALL_PHONE, "small")):
+        # Seat 3 to play (its clock ring), seats 2 and 5 holding cards taken from the discard.
+        rig(live_server, code, EIGHT, to_act=3, known={2: "KD", 5: "6H 7H"},
+            scores=(0, 150, 60, 20, 35, 10, 45, 5))
+        page.wait_for_selector('#opponents .yseat[data-seat="3"].acting .ring')
+        page.click("#result-close")  # the rigged first manche's reveal
+        assert page.locator('#opponents .yseat[data-seat="5"] .known .card').count() == 2
+        assert "Ordinateur 2 (facile)" in page.inner_text("#waiting-for")
+        for size, name in ((DESKTOP_1280, "desktop"), (PHONE, "phone"), (SMALL_PHONE, "small")):
             page.set_viewport_size(size)
             page.wait_for_timeout(200)
             fits(page)
             settle(page)
-            shot(page, f"{name}-8-start")
+            shot(page, f"{name}-8-waiting")
+        # My call: 1 point, a lone Ace (−20); seat 2 lands on 100 (→ 50), seat 1 goes over.
+        page.set_viewport_size(DESKTOP_1280)
+        rig(live_server, code, EIGHT, scores=(0, 150, 60, 20, 35, 10, 45, 5))
+        page.wait_for_selector("#yaniv-btn:not([disabled])")
+        turns.delay_scale = 0.05
+        page.click("#yaniv-btn")
+        page.wait_for_selector("#result-close", state="visible")
+        reveal = page.locator("#result")
+        assert reveal.locator('li[data-seat="2"] .badge.landing').inner_text() == "100 → 50"
+        assert reveal.locator('li[data-seat="1"] .badge.out').count() == 1
+        assert "−20" in reveal.locator('li[data-seat="0"]').inner_text()
+        settle(page)
+        shot(page, "desktop-8-reveal")
+        turns.delay_scale = 100.0
+        page.click("#result-close")
+        page.wait_for_selector('#opponents .yseat[data-seat="1"].out')
+        sheet = page.inner_text("#scores")
+        assert "100 → 50" in sheet and "✕" in sheet
+        fits(page)
+        settle(page)
+        shot(page, "desktop-8-eliminated")
+        page.set_viewport_size(PHONE)
+        page.click("#side-btn")
+        page.wait_for_selector("#side .yaniv-sheet", state="visible")
+        shot(page, "phone-8-sheet")
     finally:
         turns.delay_scale = live_server.app.state.settings.bot_delay_scale
+
+
+#: What the page says, in each language, for the keyboard help's call and my Yaniv call.
+CALL_HELP = {"fr": "Annoncer Yaniv\u202f!", "en": "Call Yaniv!"}
+CALLED = {"fr": "Vous annoncez Yaniv avec 7 points.", "en": "You call Yaniv with 7 points."}
+SAID_JS = "(text) => document.getElementById('announce').textContent.includes(text)"
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -265,8 +324,17 @@ def test_yaniv_table_states_pass_axe(pages: Any, live_server: Any, axe_ready: No
         # A turn with a joker run that may be laid two ways.
         rig(live_server, code, ["4H 5H XR 9C KS", "2C 3D", "6S 7S", "8D 9D"])
         page.wait_for_selector('#hand [data-code="XR"]')
-        for c in ("4H", "5H", "XR"):
-            page.click(f'#hand [data-code="{c}"]')
+        # The keyboard help names the game's call.
+        page.keyboard.press("?")
+        page.wait_for_selector("#help[open]")
+        assert CALL_HELP[lang] in page.inner_text("#help")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#help:not([open])", state="attached")
+        # Keys 1 to 3 select the hand's first cards: the joker (it sorts first), 4♥, 5♥.
+        for key in "123":
+            page.keyboard.press(key)
+        selected = page.evaluate("() => window.yannivStore.get().selection")
+        assert sorted(selected) == ["4H", "5H", "XR"]
         page.wait_for_selector("#prompt button.layout")
         assert page.locator("#prompt button.layout").count() == 2
         page.locator("#prompt button.layout").last.click()
@@ -281,13 +349,18 @@ def test_yaniv_table_states_pass_axe(pages: Any, live_server: Any, axe_ready: No
         assert page.locator('#discard button[data-code="KD"]').count() == 1
         shot(page, f"axe-{size}-draw")
         check_axe(page, f"draw {size}", failures)
+        page.keyboard.press("d")  # the discard's shortcut: the King flipped at the deal
+        page.wait_for_selector('#hand [data-code="KD"]')
         # A call caught: seat 0 has 7, seat 2 has 3 (Assaf); the reveal, then the sheet.
         rig(live_server, code, ["5S 2H", "AC 2D", "2S AH", "9D 8D"])
         page.wait_for_selector("#yaniv-btn:not([disabled])")
         turns.delay_scale = 0.05
         page.keyboard.press("y")
         page.wait_for_selector("#moment:not([hidden])")
+        page.wait_for_function(SAID_JS, arg=CALLED[lang])
         shot(page, f"axe-{size}-moment")
+        page.wait_for_selector("#moment[data-beat=assaf]:not([hidden])")  # then « Assaf ! »
+        shot(page, f"axe-{size}-moment-assaf")
         page.wait_for_selector("#assaf", state="visible")
         page.wait_for_selector("#result-close", state="visible")
         text = page.inner_text("#result")

@@ -10,11 +10,14 @@ import { icon } from '../../icons.js';
 import { presenceDot, pseudoOf } from '../../table/common.js';
 import { timerBadge } from '../../table/opponents.js';
 
-/** Where seat `i` of `k` others sits round the oval, from the viewer's left to their right. */
+/** Where seat `i` of `k` others sits round the oval, from the viewer's left to their right:
+ * `y` is its middle, or its top edge on the far side (`high`: a seat grows downwards there,
+ * where the board has room, never out over its top). */
 function place(i, k) {
   const deg = k === 1 ? 90 : 200 - (220 * i) / (k - 1);
   const a = (deg * Math.PI) / 180;
-  return { x: 50 + 43 * Math.cos(a), y: 50 - 41 * Math.sin(a) };
+  const high = Math.sin(a) > 0.5;
+  return { x: 50 + 43 * Math.cos(a), y: 50 - 41 * Math.sin(a) - (high ? 8 : 0), high };
 }
 
 export function renderSeats(ctx) {
@@ -32,14 +35,14 @@ export function renderSeats(ctx) {
   replace(el, others.map((p, i) => {
     const info = room && Array.isArray(room.seats) ? room.seats.find((s) => s.seat === p.seat) : null;
     const isActing = acting === p.seat;
-    const { x, y } = place(i, others.length);
+    const { x, y, high } = place(i, others.length);
     const state = !p.in_match ? 'out' : !p.dealt ? 'idle' : '';
     const ring = isActing && deadline && total
       ? h('span', { class: 'ring', dataset: { deadline: String(deadline), total: String(total * 1000) } }) : null;
     const known = showKnown && p.in_match && p.known_cards.length
       ? h('div', { class: 'known', 'aria-label': t('table.known_cards') }, p.known_cards.map((c) => cardFace(c))) : null;
     return h('article', {
-      class: `yseat${isActing ? ' acting' : ''}${state ? ` ${state}` : ''}`,
+      class: `yseat${isActing ? ' acting' : ''}${state ? ` ${state}` : ''}${high ? ' high' : ''}`,
       style: `--x:${x.toFixed(1)}%;--y:${y.toFixed(1)}%`,
       dataset: { seat: String(p.seat) }, 'aria-label': pseudoOf(room, p.seat),
     },
@@ -54,10 +57,10 @@ export function renderSeats(ctx) {
         h('span', { class: 'visually-hidden' }, tn('table.cards', p.card_count))) : null,
       h('span', { class: 'score' }, tn('table.points', p.score)),
       view.dealer === p.seat && p.dealt ? h('span', { class: 'dealer', title: t('yaniv.dealer') }, t('yaniv.dealer_short'),
-        h('span', { class: 'visually-hidden' }, ` ${t('yaniv.dealer')}`)) : null),
-    state === 'out' ? h('span', { class: 'badge out' }, t('yaniv.eliminated')) : null,
-    state === 'idle' ? h('span', { class: 'badge' }, t('table.out_of_tiebreak')) : null,
-    isActing && deadline ? timerBadge(deadline) : null,
+        h('span', { class: 'visually-hidden' }, ` ${t('yaniv.dealer')}`)) : null,
+      state === 'out' ? h('span', { class: 'badge out' }, t('yaniv.eliminated')) : null,
+      state === 'idle' ? h('span', { class: 'badge' }, t('table.out_of_tiebreak')) : null,
+      isActing && deadline ? timerBadge(deadline) : null),
     known);
   }));
 }
