@@ -289,7 +289,14 @@ def test_eight_seats_at_desktop_and_phone_sizes(pages: Any, live_server: Any) ->
         settle(page)
         shot(page, "desktop-8-reveal")
         turns.delay_scale = 100.0
+        # On a phone the eight hands scroll inside the dialog; « Continuer » stays in view.
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(200)
+        shot(page, "phone-8-reveal")
+        close = page.locator("#result-close").bounding_box()
+        assert close and close["y"] + close["height"] <= PHONE["height"], close
         page.click("#result-close")
+        page.set_viewport_size(DESKTOP_1280)
         page.wait_for_selector('#opponents .yseat[data-seat="1"].out')
         sheet = page.inner_text("#scores")
         assert "100 → 50" in sheet and "✕" in sheet
