@@ -2,18 +2,23 @@
 // points), the reveal (held, or Assaf), totals brought down and seats eliminated. For the
 // journal (`describe`), the live region (`sentence`, with « vous » forms) and the moment over
 // the table (`moment`: « Yaniv ! », then « Assaf ! » when the call was caught).
-import { t } from '../../i18n.js';
+import { t, tn } from '../../i18n.js';
 import { describeEvent } from '../../table/log.js';
 import { pseudoOf } from '../../table/common.js';
 
 /** How long each beat of the moment stays. */
 const BEAT_MS = 1500;
 
-/** What follows a reveal's first words: totals brought down, seats eliminated. */
-function aftermath(ev, room) {
+/** What follows a reveal's first words: totals brought down, seats eliminated (the viewer's
+ * own in the second person). */
+function aftermath(ev, room, me) {
   const parts = [];
-  for (const s of ev.brought_down) parts.push(t('yaniv.log.landing', { name: pseudoOf(room, s), n: ev.totals[s] }));
-  if (ev.eliminated.length) parts.push(t('yaniv.log.eliminated', { names: ev.eliminated.map((s) => pseudoOf(room, s)).join(', ') }));
+  for (const s of ev.brought_down) {
+    parts.push(t(s === me ? 'yaniv.say.landing.you' : 'yaniv.log.landing', { name: pseudoOf(room, s), n: ev.totals[s] }));
+  }
+  if (ev.eliminated.includes(me)) parts.push(t('yaniv.say.eliminated.you'));
+  const others = ev.eliminated.filter((s) => s !== me);
+  if (others.length) parts.push(tn('yaniv.log.eliminated', others.length, { names: others.map((s) => pseudoOf(room, s)).join(', ') }));
   return parts.length ? ` ${parts.join(' ')}` : '';
 }
 
@@ -22,7 +27,7 @@ function mancheWords(ev, room, me) {
   let text;
   if (ev.assaf) text = t(ev.caller === me ? 'yaniv.say.assafed.you' : ev.winner === me ? 'yaniv.say.assaf.you' : 'yaniv.log.assaf', { name: n(ev.winner), caller: n(ev.caller), n: ev.manche });
   else text = t(ev.caller === me ? 'yaniv.say.held.you' : 'yaniv.log.held', { name: n(ev.caller), n: ev.manche });
-  return text + aftermath(ev, room);
+  return text + aftermath(ev, room, me);
 }
 
 /** A journal line (log.js), YANNIV's words for the events both games share. */
