@@ -27,7 +27,7 @@ export function renderSeats(ctx) {
   const total = room && room.settings && room.settings.timer_seconds;
   const acting = view.pending && !view.finished ? view.pending.seat : null;
   const n = view.players.length;
-  const base = ctx.me ?? -1; // a spectator sees every seat, seat 1 first
+  const base = ctx.me ?? 0; // a spectator sees every seat, seat 1 first
   const others = view.players.filter((p) => p.seat !== ctx.me)
     .sort((a, b) => (a.seat - base + n) % n - (b.seat - base + n) % n);
   const board = document.getElementById('board');

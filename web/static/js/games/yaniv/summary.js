@@ -35,5 +35,5 @@ export function renderSummary(ctx) {
         item('yaniv.summary.bonus', { ace: formatNumber(limits.ace_bonus), joker: formatNumber(limits.joker_bonus) }),
         pairs.length ? item('yaniv.summary.landings', { pairs: pairs.join(', ') }) : null,
         item(ctx.state.view.elimination ? 'yaniv.summary.end_elimination' : 'yaniv.summary.end', { n: limits.threshold })),
-      h('p', null, h('a', { href: '/regles', target: '_blank', rel: 'noopener' }, t('summary.full_rules')))));
+      h('p', null, h('a', { href: '/regles/yaniv', target: '_blank', rel: 'noopener' }, t('summary.full_rules')))));
 }
