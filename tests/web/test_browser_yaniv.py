@@ -303,6 +303,15 @@ def test_eight_seats_at_desktop_and_phone_sizes(pages: Any, live_server: Any) ->
         fits(page)
         settle(page)
         shot(page, "desktop-8-eliminated")
+        # A spectator sees the eight seats, in seat order, and no hand.
+        watcher = pages.new(DESKTOP_1280)
+        watcher.goto(f"{pages.base}/r/{code}")
+        watcher.wait_for_selector("#opponents .yseat")
+        order = watcher.eval_on_selector_all("#opponents .yseat",
+                                             "els => els.map((e) => e.dataset.seat)")
+        assert order == [str(n) for n in range(8)]
+        assert watcher.locator("#hand [data-code]").count() == 0
+        shot(watcher, "desktop-8-spectator")
         page.set_viewport_size(PHONE)
         page.click("#side-btn")
         page.wait_for_selector("#side .yaniv-sheet", state="visible")
