@@ -316,6 +316,19 @@ def test_eight_seats_at_desktop_and_phone_sizes(pages: Any, live_server: Any) ->
         page.click("#side-btn")
         page.wait_for_selector("#side .yaniv-sheet", state="visible")
         shot(page, "phone-8-sheet")
+        page.click("#side-btn")
+        # Four 5s on the smallest phone: six ways to choose the two ends offered, each shown
+        # by its two ends; the table still fits.
+        page.set_viewport_size(SMALL_PHONE)
+        rig(live_server, code, ["5D 5H 5S 5C 9C", *EIGHT[1:]])
+        page.wait_for_selector('#hand [data-code="5C"]')
+        for c in ("5D", "5H", "5S", "5C"):
+            page.click(f'#hand [data-code="{c}"]')
+        page.wait_for_selector("#prompt button.layout")
+        assert page.locator("#prompt button.layout").count() == 6
+        assert page.locator("#prompt button.layout").first.locator(".card").count() == 2
+        shot(page, "small-8-set-ends")
+        fits(page)
     finally:
         turns.delay_scale = live_server.app.state.settings.bot_delay_scale
 

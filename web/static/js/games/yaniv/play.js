@@ -42,16 +42,20 @@ export function turnDock(ctx) {
     return h('p', { class: 'waiting-for mine' }, t('yaniv.prompt.turn', rulesText(ctx.state.room)));
   }
   const current = playOf(view, selection, local);
+  // A set's layouts differ only by their ends (the middle is hidden under them): each button
+  // shows its two ends; a run's show the whole run (a joker's place changes the run).
+  const ranks = new Set(selection.filter((c) => !isJoker(c)).map(rankOf));
+  const set = ranks.size === 1 && !selection.some(isJoker);
   return h('div', { class: 'layouts', role: 'group', 'aria-label': t('yaniv.layout.label') },
-    h('span', { class: 'small' }, t('yaniv.layout.label')),
+    h('span', { class: 'small' }, t(set ? 'yaniv.layout.ends' : 'yaniv.layout.label')),
     layouts.map((a, i) => {
       const on = a === current;
-      const ends = a.cards.length > 1 ? [a.cards[0], a.cards[a.cards.length - 1]] : a.cards;
+      const ends = [a.cards[0], a.cards[a.cards.length - 1]];
       return h('button', {
         type: 'button', class: 'secondary layout', 'aria-pressed': String(on), 'data-focus': `layout-${i}`,
         'data-layout': a.cards.join(' '),
         'aria-label': t('yaniv.layout.option', { cards: cardsText(a.cards), ends: cardsText(ends) }),
         onclick: () => ctx.dispatch({ type: 'local', patch: { layout: a.cards.join(' ') } }),
-      }, a.cards.map((c) => cardFace(c)));
+      }, (set ? ends : a.cards).map((c) => cardFace(c)));
     }));
 }
