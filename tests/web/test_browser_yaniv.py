@@ -15,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from rig import open_seat
-from web_driver import PHONE, state
+from web_driver import PHONE, select_cards, state
 
 from yanniv.yaniv.cards import YCard, ycards
 from yanniv.yaniv.model import MancheEnded, Packet, Pending
@@ -148,7 +148,16 @@ BOXES_JS = """() => [...document.querySelectorAll('#opponents .yseat')].map((el)
 })"""
 
 
-def take_decision(page: Any, seen: dict[str, int]) -> None:
+LAST_LAYOUT = "#prompt button.layout:last-of-type"
+
+
+def layouts_of(s: dict, cards: list[str]) -> list[dict]:
+    """The legal plays of exactly these cards (the ways to lay them)."""
+    return [a for a in s["view"]["legal_actions"]
+            if a["type"] == "Play" and sorted(a["cards"]) == sorted(cards)]
+
+
+def take_decision(page: Any, seen: dict[str, Any]) -> None:
     """One decision for seat 0, by clicking (or a shortcut key), as a player would."""
     s = state(page)
     view = s["view"]
@@ -161,12 +170,10 @@ def take_decision(page: Any, seen: dict[str, int]) -> None:
         else:
             plays = [a for a in legal if a["type"] == "Play"]
             best = max(plays, key=lambda a: (sum(map(points, a["cards"])), len(a["cards"])))
-            for code in best["cards"]:
-                page.click(f'#hand [data-code="{code}"]')
-            layouts = page.locator("#prompt button.layout")
-            if layouts.count() > 1:
-                layouts.last.click()
-                page.wait_for_selector("#prompt button.layout[aria-pressed=true]")
+            select_cards(page, best["cards"], seen["log"])
+            if len(layouts_of(s, best["cards"])) > 1:
+                page.locator(LAST_LAYOUT).click()
+                page.wait_for_selector(f"{LAST_LAYOUT}[aria-pressed=true]")
                 seen["layouts"] += 1
             page.wait_for_selector("#play-btn:not([disabled])")
             page.click("#play-btn")
@@ -196,7 +203,8 @@ def test_a_yaniv_match_played_to_the_ranking_on_a_phone(pages: Any, live_server:
         assert page.locator("#powers-panel").is_hidden()  # YANNIV's powers are not Yaniv's
         fits(page)
         shot(page, "phone-5-start")
-        seen = {"calls": 0, "plays": 0, "takes": 0, "draws": 0, "layouts": 0, "reveals": 0}
+        seen: dict[str, Any] = {"calls": 0, "plays": 0, "takes": 0, "draws": 0, "layouts": 0,
+                                "reveals": 0, "log": []}
         deadline = time.monotonic() + 400
         while time.monotonic() < deadline:
             if page.locator("#ranking li").count():
@@ -366,8 +374,8 @@ def test_yaniv_table_states_pass_axe(pages: Any, live_server: Any, axe_ready: No
         assert sorted(selected) == ["4H", "5H", "XR"]
         page.wait_for_selector("#prompt button.layout")
         assert page.locator("#prompt button.layout").count() == 2
-        page.locator("#prompt button.layout").last.click()
-        pressed = page.locator("#prompt button.layout[aria-pressed=true]")
+        page.locator(LAST_LAYOUT).click()
+        pressed = page.wait_for_selector(f"{LAST_LAYOUT}[aria-pressed=true]")
         chosen = pressed.get_attribute("data-layout")
         shot(page, f"axe-{size}-layout")
         check_axe(page, f"layout {size}", failures)
