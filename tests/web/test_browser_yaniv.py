@@ -308,6 +308,7 @@ def test_eight_seats_at_desktop_and_phone_sizes(pages: Any, live_server: Any) ->
         page.wait_for_selector('#opponents .yseat[data-seat="1"].out')
         sheet = page.inner_text("#scores")
         assert "100 → 50" in sheet and "✕" in sheet
+        assert "Y\u00a0: a annoncé Yaniv" in sheet  # the legend of the marks used
         fits(page)
         settle(page)
         shot(page, "desktop-8-eliminated")

@@ -73,7 +73,7 @@ export function yanivSheet(ctx) {
   const some = (test) => history.some(test);
   if (some((r) => !r.assaf)) used.push(['called_short', 'called']);
   if (some((r) => r.assaf)) used.push(['assafed_short', 'assafed'], ['assaf_short', 'assaf']);
-  const legend = used.map(([mark, words]) => `${t(`yaniv.sheet.${mark}`)} ${t(`yaniv.sheet.${words}`)}`);
+  const legend = used.map(([mark, words]) => t('yaniv.sheet.legend_item', { mark: t(`yaniv.sheet.${mark}`), words: t(`yaniv.sheet.${words}`) }));
   if (some((r) => r.brought_down.length)) legend.push(t('yaniv.sheet.legend_landing', { pairs: landingPairs(room).join(', ') }));
   return [table, legend.length ? h('p', { class: 'legend small' }, legend.join(' · ')) : null];
 }
