@@ -59,6 +59,10 @@ def test_api_games_lists_yanniv(client: TestClient) -> None:
     assert (yaniv["min_seats"], yaniv["max_seats"]) == (2, 8)
     assert [b["level"] for b in yaniv["bots"]] == ["facile", "moyen"]
     assert yaniv["limits"]["call_limit"] == 7 and yaniv["limits"]["hand_size"] == 7
+    # The scoring numbers the Yaniv table writes (rule book: 100 → 50, 200 → 100, −20, −50).
+    assert yaniv["limits"]["landings"] == [100, 50, 200, 100]
+    assert (yaniv["limits"]["ace_bonus"], yaniv["limits"]["joker_bonus"]) == (-20, -50)
+    assert yaniv["limits"]["assaf_penalty"] == 30
     jsonschema.validate({"threshold": 150, "elimination": True}, yaniv["settings"])
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"threshold": 201}, yaniv["settings"])

@@ -112,7 +112,7 @@ HAND_STILL_JS = ("() => [...document.querySelectorAll('#hand [data-code]')]"
 SELECTION_JS = "() => window.yannivStore.get().selection"
 
 
-def _select(page: Any, codes: list[str], log: list[str]) -> None:
+def select_cards(page: Any, codes: list[str], log: list[str]) -> None:
     """Select exactly `codes` in the hand, as a player does: wait for the cards to stop
     moving, tap each, then look: a tap that landed while the hand moved under it is made
     again (and written in `log`, so a test can tell)."""
@@ -139,7 +139,7 @@ def _decide(page: Any, s: dict, kind: str, log: list[str]) -> None:
             plays = _legal(s, "Play")
             if plays:
                 best = max(plays, key=lambda a: (sum(map(value, a["cards"])), len(a["cards"])))
-                _select(page, best["cards"], log)
+                select_cards(page, best["cards"], log)
                 try:
                     page.wait_for_selector("#play-btn:not([disabled])", timeout=5_000)
                 except PlaywrightTimeout:

@@ -22,8 +22,11 @@ from yanniv.games.base import (
 from yanniv.yaniv import rules
 from yanniv.yaniv.cards import CALL_LIMIT
 from yanniv.yaniv.model import (
+    ACE_BONUS,
     ASSAF_PENALTY,
     HAND_SIZE,
+    JOKER_BONUS,
+    LANDINGS,
     MAX_SEATS,
     MIN_SEATS,
     MIN_THRESHOLD,
@@ -81,6 +84,9 @@ class YanivGame(Game):
             "hand_size": HAND_SIZE, "call_limit": CALL_LIMIT, "assaf_penalty": ASSAF_PENALTY,
             "threshold": settings.threshold, "min_seats": MIN_SEATS, "max_seats": MAX_SEATS,
             "two_decks_from": TWO_DECKS_FROM, "two_decks_always_from": TWO_DECKS_ALWAYS,
+            "ace_bonus": ACE_BONUS, "joker_bonus": JOKER_BONUS,
+            # Exact totals brought down, as [from, to, from, to…] (limits hold integers).
+            "landings": [n for pair in sorted(LANDINGS.items()) for n in pair],
         }
 
     def end_condition(self, settings: GameSettings) -> str:

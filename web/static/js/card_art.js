@@ -52,6 +52,18 @@ const FIGURES = {
     line('M67 68V27', DARK, 2.2), svg('circle', { cx: 67, cy: 24, r: 3.2, fill: GOLD, stroke: DARK, 'stroke-width': 0.6 }), hand(67, 57)],
 };
 
+// The joker (classic Yaniv): a jester's cap with bells over a grinning face, in the card's
+// colour (red or black joker); its corners carry a star instead of a rank.
+const JESTER = () => [
+  p('M31 74Q28 52 16 44Q35 44 42 60Q43 38 50 26Q57 38 58 60Q65 44 84 44Q72 52 69 74Z', 'currentColor'),
+  ...[[16, 44], [50, 26], [84, 44]].map(([cx, cy]) => svg('circle', { cx, cy, r: 4.5, fill: GOLD, stroke: DARK, 'stroke-width': 0.8 })),
+  p('M29 72h42v9H29Z', GOLD, { stroke: DARK, 'stroke-width': 0.8 }),
+  svg('ellipse', { cx: 50, cy: 96, rx: 15, ry: 16, fill: SKIN, stroke: '#5a4632', 'stroke-width': 0.8 }),
+  line('M43 92h3M54 92h3', '#222', 1.8),
+  p('M41 100Q50 110 59 100Q50 105 41 100Z', '#a33'),
+  p('M33 110Q50 122 67 110L63 124Q50 130 37 124Z', 'currentColor'),
+];
+
 let defs = null;
 /** Put the shared shapes in the page once (hidden; faces refer to them by id). */
 function ensureDefs() {
@@ -60,6 +72,8 @@ function ensureDefs() {
     Object.entries(SUITS).map(([s, d]) => svg('g', { id: `y-${s}` }, [d].flat().map((x) => p(x)))),
     p(STAR, GOLD, { id: 'y-pw', stroke: DARK, 'stroke-width': 0.9, 'stroke-linejoin': 'round' }),
     Object.entries(FIGURES).map(([r, draw]) => svg('g', { id: `y-${r}` }, draw())),
+    svg('g', { id: 'y-jk' }, JESTER()),
+    p(STAR, 'currentColor', { id: 'y-st' }),
     svg('pattern', { id: 'y-bp', width: 8, height: 8, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
       svg('rect', { width: 8, height: 8, fill: '#24428a' }), p('M0 0h4v4H0ZM4 4h4v4H4Z', '#3a5fb8')),
     svg('g', { id: 'y-back' },
@@ -139,6 +153,20 @@ function drawFace(rank, suit, index, power) {
     middle = PIPS[rank].map(([x, y]) => use(suit, `translate(${x} ${y}) scale(.75)${y > 70 ? ' rotate(180)' : ''}`, 'pip'));
   }
   return face(corner(false), corner(true), middle);
+}
+
+/** A joker's face, `suit` R (red) or B (black): its colour is the card's (`.card.red`). */
+export function jokerArt(suit) {
+  ensureDefs();
+  const key = `X${suit}`;
+  let art = drawn.get(key);
+  if (!art) {
+    const corner = (turn) => svg('g', { class: 'index', transform: turn ? 'rotate(180 50 70)' : undefined },
+      use('st', 'translate(13 20) scale(1.5)'), use('st', 'translate(13 36) scale(1)'));
+    art = face(corner(false), corner(true), use('jk'));
+    drawn.set(key, art);
+  }
+  return art.cloneNode(true);
 }
 
 /** The back of a card (the pile, hidden cards). */

@@ -5,18 +5,10 @@ import { api, getSeat, setSeat, forgetSeat, getPseudo, setPseudo } from './api.j
 import { RoomSocket } from './socket.js';
 import { createStore, initialState } from './store.js';
 import { renderLobby } from './lobby.js';
-import { renderHand } from './table/hand.js';
-import { renderPile, renderDiscard } from './table/discard.js';
-import { renderOpponents, timerText } from './table/opponents.js';
-import { renderStatus } from './table/status.js';
-import { renderPrompt } from './table/prompts.js';
-import { renderScores } from './table/scores.js';
-import { renderLog } from './table/log.js';
-import { renderResult } from './table/result.js';
-import { capture, animate, deal } from './table/motion.js';
-import { cue, setupMute } from './table/cues.js';
-import { createAnnouncer } from './table/announce.js';
+import { timerText } from './table/opponents.js';
+import { setupMute } from './table/cues.js';
 import { placeFocus, setupFocus } from './table/focus.js';
+import { gameOf, tableFor } from './games/index.js';
 import { declareShortcuts, setupKeys } from './table/keys.js';
 
 const root = document.getElementById('room');
@@ -105,9 +97,14 @@ const joinPanel = document.getElementById('join-panel');
 const lobby = document.getElementById('lobby');
 const table = document.getElementById('table');
 
-const announcer = createAnnouncer();
 let shownEvents = null;
-let shownReveal = false;
+
+/** Parts of the page that belong to one game (`data-game`) show only for the room's game. */
+function showGame(game) {
+  if (document.body.dataset.game === game) return;
+  document.body.dataset.game = game;
+  for (const el of document.querySelectorAll('#table [data-game]')) el.hidden = el.dataset.game !== game;
+}
 
 function render(state) {
   const lost = !state.closed && !state.connected && state.everConnected;
@@ -126,21 +123,8 @@ function render(state) {
   if (!playing) { renderLobby(ctx); return; }
   const fresh = state.events !== shownEvents;
   shownEvents = state.events;
-  const before = fresh && state.events.length ? capture(ctx.me) : null;
-  renderStatus(ctx);
-  renderOpponents(ctx);
-  renderPile(ctx);
-  renderDiscard(ctx);
-  renderPrompt(ctx);
-  renderHand(ctx);
-  renderScores(ctx);
-  renderLog(ctx);
-  renderResult(ctx);
-  const revealed = document.getElementById('result').className;
-  if (before && !revealed) animate(before, state.events, ctx.me);
-  if (shownReveal && !revealed && !state.view.finished) deal();
-  shownReveal = !!revealed;
-  cue(ctx, fresh);
+  showGame(gameOf(room));
+  tableFor(room).render(ctx, fresh);
   declareShortcuts();
   placeFocus(ctx);
   try {
@@ -153,7 +137,7 @@ function onMessage(msg) {
     case 'state': {
       store.dispatch({ type: 'state', msg });
       const s = store.get();
-      announcer.hear(msg.events, { room: s.room, me: s.me ? s.me.seat : null, pending: s.view && s.view.pending });
+      tableFor(s.room).hear(msg.events, { room: s.room, me: s.me ? s.me.seat : null, pending: s.view && s.view.pending });
       break;
     }
     case 'ack': store.dispatch({ type: 'ack', id: msg.id }); break;

@@ -4,7 +4,7 @@
 // held until its draw comes (one sentence for the two), or a few seconds for a slow opponent.
 import { t, tn } from '../i18n.js';
 import { h } from '../dom.js';
-import { rankOf, suitOf, cardSpeech } from '../cards.js';
+import { rankOf, suitOf, cardSpeech, isJoker } from '../cards.js';
 import { pseudoOf, rulesText } from './common.js';
 
 /** How long an opponent's play waits for its draw before it is said alone. */
@@ -13,7 +13,8 @@ export const HOLD_MS = 3000;
 const KEEP = 8;
 
 /** « le 5 de cœur », « l'As de pique », « la Dame de trèfle ». */
-export const theCard = (code) => t('say.card', { rank: t(`rank.the.${rankOf(code)}`), suit: t(`suit.${suitOf(code)}`) });
+export const theCard = (code) => (isJoker(code) ? t(`say.joker.${suitOf(code)}`)
+  : t('say.card', { rank: t(`rank.the.${rankOf(code)}`), suit: t(`suit.${suitOf(code)}`) }));
 
 /** A play in words: one card by name, a set by count (« deux 5 », « trois Dames »), a run
  * by its ranks and suit (« la suite 3, 4, 5 de pique »). */
@@ -23,8 +24,11 @@ export function playWords(codes) {
   if (ranks.every((r) => r === ranks[0])) {
     return t('say.set', { count: t(`say.count.${codes.length}`), ranks: t(`rank.plural.${ranks[0]}`) });
   }
-  const names = [...ranks].sort((a, b) => a - b).map((r) => t(`rank.name.${r}`));
-  return t('say.run', { ranks: names.join(', '), suit: t(`suit.${suitOf(codes[0])}`) });
+  // A run with jokers is said as laid (low to high, each joker in its place).
+  const laid = codes.some(isJoker) ? ranks : [...ranks].sort((a, b) => a - b);
+  const names = laid.map((r) => (r ? t(`rank.name.${r}`) : t('say.a_joker')));
+  const suit = suitOf(codes.find((c) => !isJoker(c)) || codes[0]);
+  return t('say.run', { ranks: names.join(', '), suit: t(`suit.${suit}`) });
 }
 
 /** Sentences said as the journal writes them, when the viewer is not their subject. */
@@ -105,8 +109,9 @@ function eventSentence(ev, ctx) {
  * The announcer: `hear(events, ctx)` with each state message's events and what the page
  * knows then (`ctx`: `room`, `me`, `pending`). Sentences go to `say` (by default, the live
  * region); a play waits for its draw while its player's draw is the pending decision.
+ * `gameSentence(ev, ctx)`: a game's own words for an event (undefined: the shared ones).
  */
-export function createAnnouncer(say = sayInRegion) {
+export function createAnnouncer(say = sayInRegion, gameSentence = () => undefined) {
   let held = null;  // a lone Played waiting for its draw
   let timer = 0;
   let lastCtx = null;
@@ -131,7 +136,7 @@ export function createAnnouncer(say = sayInRegion) {
         let text;
         if (ev.type === 'Played') text = turnSentence(ev, null, ctx);  // a card put down at once
         else if (ev.type === 'Drew') text = turnSentence(null, ev, ctx);
-        else text = eventSentence(ev, ctx);
+        else text = gameSentence(ev, ctx) ?? eventSentence(ev, ctx);
         if (text) say(text);
       }
       if (!held) return;

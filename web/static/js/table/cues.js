@@ -61,8 +61,10 @@ const turnIcon = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' v
 let wasMine = false;
 let momentTimer = 0;
 
-/** After each render: title, favicon, sounds and the YANNIV moment for a new state message. */
-export function cue(ctx, fresh) {
+/** After each render: title, favicon, sounds and the moment of a call for a new state message.
+ * `moment(events, room)`: the beats shown over the table, each `{ title, name, kind, ms }`
+ * (YANNIV's call by default; another game names its own). */
+export function cue(ctx, fresh, moment = yannivMoment) {
   const { view, room } = ctx.state;
   const p = view && !view.finished ? view.pending : null;
   const mine = !!p && p.seat === ctx.me;
@@ -78,14 +80,26 @@ export function cue(ctx, fresh) {
   }
   if (!fresh) return;
   const events = ctx.state.events;
-  const called = events.find((e) => e.type === 'YannivCalled');
-  if (called) {
+  const beats = moment(events, room);
+  if (beats.length) {
     sound('yanniv');
     const box = document.getElementById('moment');
-    replace(box, h('strong', null, t('act.yanniv')), h('span', null, pseudoOf(room, called.seat)));
-    box.hidden = false;
     clearTimeout(momentTimer);
-    momentTimer = setTimeout(() => { box.hidden = true; }, 1800);
+    const show = (i) => {
+      if (i >= beats.length) { box.hidden = true; return; }
+      replace(box, h('strong', null, beats[i].title), h('span', null, beats[i].name));
+      box.dataset.beat = beats[i].kind || '';
+      box.hidden = false;
+      momentTimer = setTimeout(() => show(i + 1), beats[i].ms);
+    };
+    show(0);
   } else if (events.some((e) => e.type === 'MancheEnded')) sound('end');
   else if (events.some((e) => e.type === 'Played')) sound('play');
+}
+
+/** YANNIV's moment: the call, by whom, for 1.8 s (result.js holds the reveal as long). */
+export const MOMENT_MS = 1800;
+function yannivMoment(events, room) {
+  const called = events.find((e) => e.type === 'YannivCalled');
+  return called ? [{ title: t('act.yanniv'), name: pseudoOf(room, called.seat), ms: MOMENT_MS }] : [];
 }

@@ -25,7 +25,7 @@ export function renderPile(ctx) {
       disabled: !draw || ctx.busy, onclick: () => draw && ctx.act(draw),
     }, cardBack(), h('span', { class: 'count' }, String(view.pile_count))),
     known,
-    direction(view.direction));
+    view.direction === undefined ? null : direction(view.direction));
 }
 
 /** The direction of play, drawn as a turning arrow; it spins round when a 9 reverses it. */
@@ -37,7 +37,9 @@ function direction(d) {
   return el;
 }
 
-export function renderDiscard(ctx) {
+/** `offered`: the index of the packet the seat to draw may take from (YANNIV's view names it
+ * `previous_packet`; another game passes its own). */
+export function renderDiscard(ctx, offered = ctx.state.view.previous_packet) {
   const { view } = ctx.state;
   const el = document.getElementById('discard');
   const takes = new Map(legalOf(view, 'TakeDiscard').map((a) => [a.card, a]));
@@ -47,7 +49,7 @@ export function renderDiscard(ctx) {
     ...p,
     index,
     takeable: p.cards.filter((c) => takeableAll.has(c)),
-    previous: view.previous_packet === index,
+    previous: offered === index,
   }));
   const last = packets.length - 1;
   // The newest packets, plus any older one holding a card the acting seat may take (Jack).

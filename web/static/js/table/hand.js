@@ -37,7 +37,13 @@ function renderCards(handEl, codes, make) {
   while (handEl.children.length > codes.length) handEl.lastElementChild.remove();
 }
 
-export function renderHand(ctx) {
+/** The call that ends a manche, as YANNIV has it; another game passes its own (`call`), its
+ * hint (`whyNot`) and the play its selection makes (`findPlay`). */
+const YANNIV_CALL = {
+  type: 'CallYanniv', id: 'yanniv-btn', label: 'act.yanniv', ok: 'table.yanniv_ok', no: 'table.yanniv_no',
+};
+
+export function renderHand(ctx, { call = YANNIV_CALL, hint = whyNot, playOf = findPlay } = {}) {
   const { view, selection } = ctx.state;
   const headEl = document.getElementById('hand-head');
   const handEl = document.getElementById('hand');
@@ -72,12 +78,12 @@ export function renderHand(ctx) {
       onclick: () => ctx.dispatch({ type: 'select', code }),
     }));
   }
-  const play = myTurn ? findPlay(view, selection) : undefined;
+  const play = myTurn ? playOf(view, selection, ctx.state.local) : undefined;
   const drawOnly = myTurn ? legalOf(view, 'DrawPile')[0] : undefined;
-  const canCall = myTurn && has(view, 'CallYanniv');
+  const canCall = myTurn && has(view, call.type);
   const buttonsKey = JSON.stringify([myTurn, selection.length, play ?? null, !!drawOnly, canCall,
     !!ctx.busy, ctx.me ?? null]);
-  hintEl.textContent = myTurn ? whyNot(view, selection) : '';
+  hintEl.textContent = myTurn ? hint(view, selection) : '';
   if (buttonsKey === shownButtons) return;
   shownButtons = buttonsKey;
   const buttons = [];
@@ -95,11 +101,11 @@ export function renderHand(ctx) {
   }
   if (ctx.me !== null && ctx.me !== undefined) {
     buttons.push(h('button', {
-      type: 'button', class: 'big yanniv-btn', id: 'yanniv-btn', 'data-focus': 'yanniv',
+      type: 'button', class: 'big yanniv-btn', id: call.id, 'data-focus': 'yanniv',
       disabled: !canCall || ctx.busy,
-      title: t(canCall ? 'table.yanniv_ok' : 'table.yanniv_no', rulesText(ctx.state.room)),
-      onclick: () => canCall && ctx.act({ type: 'CallYanniv' }),
-    }, t('act.yanniv')));
+      title: t(canCall ? call.ok : call.no, rulesText(ctx.state.room)),
+      onclick: () => canCall && ctx.act({ type: call.type }),
+    }, t(call.label)));
   }
   replace(actionsEl, buttons);
 }

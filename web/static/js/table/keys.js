@@ -11,7 +11,8 @@ const PRESS = [
   { keys: ['Enter'], aria: 'Enter', controls: ['#play-btn'], help: 'keys.play', shown: 'keys.enter' },
   { keys: ['p', 'P'], aria: 'P', controls: ['#draw-pile-btn', '#pile-btn', '#draw-only-btn'], help: 'keys.pile' },
   { keys: ['d', 'D'], aria: 'D', controls: ['#decision [data-take]', '#discard button.takeable'], help: 'keys.discard' },
-  { keys: ['y', 'Y'], aria: 'Y', controls: ['#yanniv-btn'], help: 'keys.yanniv' },
+  // The call is the game's: its help line says the call of the button the page shows.
+  { keys: ['y', 'Y'], aria: 'Y', controls: ['#yanniv-btn', '#yaniv-btn'], help: 'keys.yanniv', helpBy: { '#yaniv-btn': 'keys.yaniv' } },
   { keys: ['?'], aria: '?', controls: ['#help-btn'], help: 'keys.help' },
 ];
 
@@ -84,20 +85,29 @@ function onKey(ev) {
 let dialog = null;
 let opener = null;
 
+/** The help line of `s`: its `helpBy` entry for a control the page shows, else its own. */
+function helpOf(s) {
+  const shown = Object.keys(s.helpBy || {}).find((sel) => document.querySelector(sel));
+  return shown ? s.helpBy[shown] : s.help;
+}
+
+const row = (key, text) => h('tr', null, h('th', { scope: 'row' }, h('kbd', null, key)), h('td', null, t(text)));
+const helpRows = () => [
+  row(t('keys.digits'), 'keys.select'),
+  row(t('keys.arrows'), 'keys.move'),
+  row(t('keys.space'), 'keys.toggle'),
+  PRESS.map((s) => row(s.shown ? t(s.shown) : s.aria, helpOf(s))),
+  row(t('keys.escape'), 'keys.close'),
+];
+
 function helpDialog() {
-  const row = (key, text) => h('tr', null, h('th', { scope: 'row' }, h('kbd', null, key)), h('td', null, t(text)));
   const close = h('button', { type: 'button', class: 'secondary', id: 'help-close', onclick: () => dialog.close() }, t('keys.close_btn'));
   dialog = h('dialog', { id: 'help', class: 'help', 'aria-labelledby': 'help-title' },
     h('h2', { id: 'help-title' }, t('keys.title')),
     h('p', { class: 'small' }, t('keys.intro')),
     h('table', null,
       h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('keys.key')), h('th', { scope: 'col' }, t('keys.action')))),
-      h('tbody', null,
-        row(t('keys.digits'), 'keys.select'),
-        row(t('keys.arrows'), 'keys.move'),
-        row(t('keys.space'), 'keys.toggle'),
-        PRESS.map((s) => row(s.shown ? t(s.shown) : s.aria, s.help)),
-        row(t('keys.escape'), 'keys.close'))),
+      h('tbody', { id: 'help-rows' }, helpRows())),
     h('p', null, close));
   // Closed by its button or by Escape (the browser's own); the focus goes back where it was.
   dialog.addEventListener('close', () => {
@@ -112,6 +122,7 @@ function helpDialog() {
 export function openHelp() {
   opener = document.activeElement;
   const box = dialog || helpDialog();
+  document.getElementById('help-rows').replaceChildren(...helpRows().flat());
   if (!box.open) box.showModal();
   box.querySelector('#help-close').focus();
 }

@@ -44,7 +44,8 @@ export function describeEvent(ev, room) {
   }
 }
 
-export function renderLog(ctx) {
+/** `describe(ev, room)`: an event's line (YANNIV's by default; another game passes its own). */
+export function renderLog(ctx, describe = describeEvent) {
   const { room, log } = ctx.state;
   const panel = document.getElementById('log-panel');
   const visible = !!(room && room.settings && room.settings.log_visible);
@@ -53,7 +54,7 @@ export function renderLog(ctx) {
   const el = document.getElementById('log');
   const lines = [];
   for (const ev of log) {
-    const text = describeEvent(ev, room);
+    const text = describe(ev, room);
     if (text) lines.push(text);
   }
   // In time order, oldest at the top, so that a multi-step action reads top-down; the list

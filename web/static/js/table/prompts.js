@@ -161,7 +161,11 @@ function waitingText(ctx, p) {
 
 let shownPrompt = null;
 
-export function renderPrompt(ctx) {
+/** `turn`: what the dock shows while it is my turn (YANNIV: one line; a game may show more, its
+ * nodes drawn from the selection). */
+const turnLine = () => h('p', { class: 'waiting-for mine' }, t('prompt.turn'));
+
+export function renderPrompt(ctx, { turn = turnLine } = {}) {
   const el = document.getElementById('prompt');
   const { view } = ctx.state;
   const p = view.pending;
@@ -170,7 +174,8 @@ export function renderPrompt(ctx) {
   // Redrawn only when what it shows changes: #prompt is a live region (a screen reader would
   // say it again at every render) and a click must not straddle a rebuild.
   const key = JSON.stringify([p, !!view.finished, legal(view), ctx.state.local, !!ctx.busy, ctx.me ?? null,
-    ctx.room && Array.isArray(ctx.room.seats) ? ctx.room.seats.map((s) => [s.seat, s.pseudo]) : null]);
+    ctx.room && Array.isArray(ctx.room.seats) ? ctx.room.seats.map((s) => [s.seat, s.pseudo]) : null,
+    turn === turnLine ? null : ctx.state.selection, turn === turnLine]);
   if (key === shownPrompt) return;
   shownPrompt = key;
   if (!p || view.finished) { replace(el); return; }
@@ -179,7 +184,7 @@ export function renderPrompt(ctx) {
     return;
   }
   if (p.kind === 'turn') {
-    replace(el, h('p', { class: 'waiting-for mine' }, t('prompt.turn')));
+    replace(el, turn(ctx));
     return;
   }
   const make = prompts[p.kind];

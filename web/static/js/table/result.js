@@ -6,6 +6,7 @@ import { cardFace } from '../cards.js';
 import { icon } from '../icons.js';
 import { pseudoOf, rulesText } from './common.js';
 import { scoreTable } from './scores.js';
+import { MOMENT_MS } from './cues.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 /** How long the reveal stays, in a timed room, when nobody presses « Continuer »: the server
@@ -15,7 +16,7 @@ let autoFor = null;
 let laterUntil = 0;
 
 /** A profile page address, as yanniv/profiles/links.py writes it. */
-const profileUrl = (p) => (p === '.' || p === '..' ? `/profil?pseudo=${encodeURIComponent(p)}` : `/profil/${encodeURIComponent(p)}`);
+export const profileUrl = (p) => (p === '.' || p === '..' ? `/profil?pseudo=${encodeURIComponent(p)}` : `/profil/${encodeURIComponent(p)}`);
 
 function mancheResult(ctx, r) {
   const { room } = ctx.state;
@@ -37,7 +38,7 @@ function mancheResult(ctx, r) {
   ];
 }
 
-function ranking(ctx) {
+function yannivRanking(ctx) {
   const { view, room } = ctx.state;
   const name = (s) => {
     const info = room && room.seats ? room.seats.find((x) => x.seat === s) : null;
@@ -52,10 +53,18 @@ function ranking(ctx) {
   ];
 }
 
-export function renderResult(ctx) {
+/** The game's parts, YANNIV's by default: `manche(ctx, r)`, `ranking(ctx)` and `sheet(ctx)`
+ * draw the reveal, the final ranking and the match sheet; `last(view)` is the manche just
+ * ended; `holdMs(events)` is how long the call's moment (cues.js) holds a fresh reveal back. */
+const yannivHold = (events) => (events.some((e) => e.type === 'YannivCalled') ? MOMENT_MS : 0);
+
+export function renderResult(ctx, {
+  manche = mancheResult, ranking = yannivRanking, sheet = scoreTable, holdMs = yannivHold,
+  last = (view) => view.last_result,
+} = {}) {
   const el = document.getElementById('result');
   const { view } = ctx.state;
-  const r = view.last_result;
+  const r = last(view);
   const parts = [];
   if (view.finished) {
     parts.push(...ranking(ctx));
@@ -68,20 +77,24 @@ export function renderResult(ctx) {
     // sideways inside the dialog, and a scroll area must be reachable without a mouse.
     parts.push(h('h3', { id: 'sheet-title' }, t('result.sheet')),
       h('div', { class: 'table-wrap scores', tabindex: '0', role: 'region', 'aria-labelledby': 'sheet-title' },
-        scoreTable(ctx)));
-    if (r) parts.push(h('details', null, h('summary', null, t('result.last_manche')), h('div', null, mancheResult(ctx, r))));
+        sheet(ctx)));
+    if (r) parts.push(h('details', null, h('summary', null, t('result.last_manche')), h('div', null, manche(ctx, r))));
   } else if (r && ctx.state.dismissedResult !== r.manche) {
     const close = () => ctx.dispatch({ type: 'dismissResult', manche: r.manche });
     const timed = !!(ctx.room && ctx.room.settings && ctx.room.settings.timer_seconds);
     if (timed && autoFor !== r.manche) { autoFor = r.manche; setTimeout(close, REVEAL_MS); }
-    parts.push(...mancheResult(ctx, r));
+    parts.push(...manche(ctx, r));
     parts.push(h('button', { type: 'button', id: 'result-close', 'data-focus': 'result-close',
       class: timed ? 'big timed' : 'big', style: `--reveal:${REVEAL_MS}ms`, onclick: close }, t('result.continue')));
   }
   if (!parts.length) { replace(el); el.className = ''; return; }
   const fresh = !el.className;
   // When the YANNIV call ended the manche, its moment (cues.js) plays before the reveal shows.
-  if (fresh && ctx.state.events.some((e) => e.type === 'YannivCalled')) laterUntil = Date.now() + 1800;
+  if (fresh) {
+    const hold = holdMs(ctx.state.events);
+    laterUntil = Date.now() + hold;
+    el.style.setProperty('--later', `${hold}ms`);
+  }
   el.className = `result-layer${view.finished ? ' final' : ''}${Date.now() < laterUntil ? ' later' : ''}`;
   // The dialog box stays while it is shown (its entrance plays once); its content is redrawn.
   if (fresh) replace(el, h('div', { class: 'result', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'result-title' }));
