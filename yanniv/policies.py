@@ -27,7 +27,8 @@ from yanniv.engine import (
     UseQueen,
     view,
 )
-from yanniv.engine.cards import JACK, QUEEN
+from yanniv.engine.cards import DECK, JACK, QUEEN
+from yanniv.engine.combos import all_combinations
 from yanniv.engine.view import MatchView
 
 Policy = Callable[[MatchView], Action]
@@ -64,7 +65,10 @@ def greedy(v: MatchView) -> Action:
         if plays:
             # A mandatory Jack brings a card back: only then (a Jack among the plays and a
             # card in its reach) is the ranking other than `_heaviest`.
-            best = max(plays, key=_heaviest)
+            try:  # the key read in C: every well-formed play is in the table
+                best = max(plays, key=_PLAY_KEYS.__getitem__)
+            except KeyError:
+                best = max(plays, key=_heaviest)
             # Only a Jack among the best plays can lose its place to what it brings back
             # (any other play keeps its points, every Jack play loses ≥ 1), so the full
             # ranking runs only then; its result is the same either way.
@@ -118,6 +122,10 @@ def _heaviest(play: Play) -> tuple[int, int]:
     return key
 
 
+for _cards in all_combinations(DECK):  # every well-formed play, ranked in advance
+    _heaviest(Play(_cards))
+del _cards
+
 _PLAY_JACK: dict[Play, bool] = {}
 
 
@@ -154,10 +162,14 @@ def _net(play: Play, back: int | None) -> tuple[int, int]:
     return points, size
 
 
+#: Points of the card each take brings (a take is one interned object per card).
+_TAKE_VALUE: dict[Action, int] = {TakeDiscard(card): card.value for card in DECK}
+
+
 def _draw(legal: tuple[Action, ...]) -> Action:
-    takes = [a for a in legal if isinstance(a, TakeDiscard)]
+    takes = [a for a in legal if type(a) is TakeDiscard]
     if takes:
-        best = min(takes, key=lambda a: a.card.value)
+        best = min(takes, key=_TAKE_VALUE.__getitem__)
         if best.card.value <= 3:
             return best
     return _PILE if _PILE in legal else legal[0]
