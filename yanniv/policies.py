@@ -7,7 +7,7 @@ They power `yanniv simulate` (the engine benchmark) and the server's timer fallb
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from yanniv.engine import (
     Action,
@@ -61,14 +61,13 @@ def greedy(v: MatchView) -> Action:
     if kind == "turn":
         if _CALL in legal:
             return _CALL
-        plays = [a for a in legal if type(a) is Play]
-        if plays:
-            try:
-                return _best_play(plays, v)
-            except KeyError:  # a play outside the tables: never one `legal_actions` lists
-                _learn(plays)
-                return _best_play(plays, v)
-        return _draw(legal)
+        try:  # ranked over all of `legal`: a draw without playing ranks below every play
+            best = _best_play(legal, v)
+        except KeyError:  # an action outside the tables: never one `legal_actions` lists
+            plays = [a for a in legal if type(a) is Play]
+            _learn(plays)
+            best = _best_play(plays, v) if plays else None
+        return best if type(best) is Play else _draw(legal)
     if kind == "draw":
         if _QUEEN in legal:
             return _QUEEN
@@ -118,6 +117,8 @@ def _learn(plays: Iterable[Play]) -> None:
 
 
 _learn(Play(cards) for cards in all_combinations(DECK))
+#: The other actions of a turn (a draw when no play is legal) rank below every play.
+_PLAY_KEYS.update(dict.fromkeys((_PILE, *map(TakeDiscard, DECK)), (-1, 0)))
 
 
 def _net_keys(back: int) -> dict[Play, tuple[int, int]]:
@@ -132,7 +133,7 @@ def _net_keys(back: int) -> dict[Play, tuple[int, int]]:
     return keys
 
 
-def _best_play(plays: list[Play], v: MatchView) -> Play:
+def _best_play(plays: Sequence[Action], v: MatchView) -> Action:
     """The heaviest play (points, then size; the first in legal order on a tie)."""
     best = max(plays, key=_PLAY_KEYS.__getitem__)
     # Only a Jack among the best plays can lose its place to what it brings back (any
