@@ -103,12 +103,13 @@ _PILE = DrawPile()
 #: hold a Jack; `_NET_KEYS[back]`: the ranking when a Jack must bring `back` points back.
 #: Filled at import for every well-formed play (interned: `legal_actions` lists no other),
 #: so that `max` reads its keys in C.
-_PLAY_KEYS: dict[Play, tuple[int, int]] = {}
-_JACK_PLAYS: set[Play] = set()
-_NET_KEYS: dict[int, dict[Play, tuple[int, int]]] = {}
+_PLAY_KEYS: dict[Action, tuple[int, int]] = {}
+_JACK_PLAYS: set[Action] = set()
+_NET_KEYS: dict[int, dict[Action, tuple[int, int]]] = {}
 
 
 def _learn(plays: Iterable[Play]) -> None:
+    """Rank `plays` (and drop the net rankings, rebuilt from the new table when asked)."""
     for play in plays:
         _PLAY_KEYS[play] = (sum(c.value for c in play.cards), len(play.cards))
         if any(c.rank == JACK for c in play.cards):
@@ -121,7 +122,7 @@ _learn(Play(cards) for cards in all_combinations(DECK))
 _PLAY_KEYS.update(dict.fromkeys((_PILE, *map(TakeDiscard, DECK)), (-1, 0)))
 
 
-def _net_keys(back: int) -> dict[Play, tuple[int, int]]:
+def _net_keys(back: int) -> dict[Action, tuple[int, int]]:
     """The ranking of plays minus what a mandatory Jack brings back: without it two greedy
     players could play a Jack and take the other's back forever."""
     keys = _NET_KEYS.get(back)
