@@ -7,7 +7,7 @@ They power `yanniv simulate` (the engine benchmark) and the server's timer fallb
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 from yanniv.engine import (
     Action,
@@ -27,7 +27,8 @@ from yanniv.engine import (
     UseQueen,
     view,
 )
-from yanniv.engine.cards import JACK, QUEEN
+from yanniv.engine.cards import DECK, JACK, QUEEN, card_value
+from yanniv.engine.combos import all_combinations
 from yanniv.engine.view import MatchView
 
 Policy = Callable[[MatchView], Action]
@@ -60,20 +61,13 @@ def greedy(v: MatchView) -> Action:
     if kind == "turn":
         if _CALL in legal:
             return _CALL
-        plays = [a for a in legal if type(a) is Play]
-        if plays:
-            # A mandatory Jack brings a card back: only then (a Jack among the plays and a
-            # card in its reach) is the ranking other than `_heaviest`.
-            best = max(plays, key=_heaviest)
-            # Only a Jack among the best plays can lose its place to what it brings back
-            # (any other play keeps its points, every Jack play loses ≥ 1), so the full
-            # ranking runs only then; its result is the same either way.
-            if v.rules.mandatory_powers and _with_jack(best):
-                back = _jack_take_back(v)
-                if back is not None:
-                    return max(plays, key=lambda a: _net(a, back))
-            return best
-        return _draw(legal)
+        try:  # ranked over all of `legal`: a draw without playing ranks below every play
+            best = _best_play(legal, v)
+        except KeyError:  # an action outside the tables: never one `legal_actions` lists
+            plays = [a for a in legal if type(a) is Play]
+            _learn(plays)
+            best = _best_play(plays, v) if plays else None
+        return best if type(best) is Play else _draw(legal)
     if kind == "draw":
         if _QUEEN in legal:
             return _QUEEN
@@ -105,59 +99,79 @@ def greedy(v: MatchView) -> Action:
 _CALL = CallYanniv()
 _QUEEN = UseQueen()
 _PILE = DrawPile()
-_PLAY_KEYS: dict[Play, tuple[int, int]] = {}
+#: Points then size of each play, the ranking of every turn; `_JACK_PLAYS`: the plays that
+#: hold a Jack; `_NET_KEYS[back]`: the ranking when a Jack must bring `back` points back.
+#: Filled at import for every well-formed play (interned: `legal_actions` lists no other),
+#: so that `max` reads its keys in C.
+_PLAY_KEYS: dict[Action, tuple[int, int]] = {}
+_JACK_PLAYS: set[Action] = set()
+_NET_KEYS: dict[int, dict[Action, tuple[int, int]]] = {}
 
 
-def _heaviest(play: Play) -> tuple[int, int]:
-    """Points then size of a play, memoized per (interned) play: this ranks every turn."""
-    key = _PLAY_KEYS.get(play)
-    if key is None:
-        key = (sum(c.value for c in play.cards), len(play.cards))
-        if len(_PLAY_KEYS) < 4096:  # well-formed plays are a few hundred
-            _PLAY_KEYS[play] = key
-    return key
+def _learn(plays: Iterable[Play]) -> None:
+    """Rank `plays` (and drop the net rankings, rebuilt from the new table when asked)."""
+    for play in plays:
+        _PLAY_KEYS[play] = (sum(c.value for c in play.cards), len(play.cards))
+        if any(c.rank == JACK for c in play.cards):
+            _JACK_PLAYS.add(play)
+    _NET_KEYS.clear()
 
 
-_PLAY_JACK: dict[Play, bool] = {}
+_learn(Play(cards) for cards in all_combinations(DECK))
+#: The other actions of a turn (a draw when no play is legal) rank below every play.
+_PLAY_KEYS.update(dict.fromkeys((_PILE, *map(TakeDiscard, DECK)), (-1, 0)))
 
 
-def _with_jack(play: Play) -> bool:
-    """Whether a play holds a Jack, memoized per (interned) play like `_heaviest`."""
-    found = _PLAY_JACK.get(play)
-    if found is None:
-        found = any(c.rank == JACK for c in play.cards)
-        if len(_PLAY_JACK) < 4096:
-            _PLAY_JACK[play] = found
-    return found
+def _net_keys(back: int) -> dict[Action, tuple[int, int]]:
+    """The ranking of plays minus what a mandatory Jack brings back: without it two greedy
+    players could play a Jack and take the other's back forever."""
+    keys = _NET_KEYS.get(back)
+    if keys is None:
+        keys = _NET_KEYS[back] = {
+            play: (points - back, size) if play in _JACK_PLAYS else (points, size)
+            for play, (points, size) in _PLAY_KEYS.items()
+        }
+    return keys
+
+
+def _best_play(plays: Sequence[Action], v: MatchView) -> Action:
+    """The heaviest play (points, then size; the first in legal order on a tie)."""
+    best = max(plays, key=_PLAY_KEYS.__getitem__)
+    # Only a Jack among the best plays can lose its place to what it brings back (any
+    # other play keeps its points, every Jack play loses ≥ 1), so the full ranking runs
+    # only then; its result is the same either way.
+    if best in _JACK_PLAYS and v.rules.mandatory_powers:
+        back = _jack_take_back(v)
+        if back is not None:
+            return max(plays, key=_net_keys(back).__getitem__)
+    return best
 
 
 def _jack_take_back(v: MatchView) -> int | None:
     """Points of the lightest card a Jack played now would have to take back (mandatory
     powers), from the newest non-empty packets within its reach; None if there is none."""
-    found: list[int] = []
+    back: int | None = None
     packets = 0
+    reach = v.rules.jack_reach
     for packet in reversed(v.discard):
-        if packets == v.rules.jack_reach:
+        if packets == reach:
             break
         if packet.cards:
-            found.extend(c.value for c in packet.cards)
+            low = min(map(card_value, packet.cards))
+            if back is None or low < back:
+                back = low
             packets += 1
-    return min(found) if found else None
+    return back
 
 
-def _net(play: Play, back: int | None) -> tuple[int, int]:
-    """`_heaviest`, minus what a mandatory Jack brings back: without it two greedy players
-    could play a Jack and take the other's back forever."""
-    points, size = _heaviest(play)
-    if back is not None and _with_jack(play):
-        points -= back
-    return points, size
+#: Points of the card each take brings (a take is one interned object per card).
+_TAKE_VALUE: dict[Action, int] = {TakeDiscard(card): card.value for card in DECK}
 
 
 def _draw(legal: tuple[Action, ...]) -> Action:
-    takes = [a for a in legal if isinstance(a, TakeDiscard)]
+    takes = [a for a in legal if type(a) is TakeDiscard]
     if takes:
-        best = min(takes, key=lambda a: a.card.value)
+        best = min(takes, key=_TAKE_VALUE.__getitem__)
         if best.card.value <= 3:
             return best
     return _PILE if _PILE in legal else legal[0]

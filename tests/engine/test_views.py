@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, fields
+
 from tests.engine.helpers import C, P, run
 from yanniv.engine import (
     AskFour,
     DrawPile,
     GiveCard,
     KingSwap,
+    MatchConfig,
     QueenKeep,
     TakeDiscard,
     UseQueen,
+    apply,
+    legal_actions,
+    new_match,
     view,
 )
 from yanniv.engine.rigging import rigged
+from yanniv.engine.view import MatchView, PlayerView
 
 
 def test_own_hand_and_other_counts_only() -> None:
@@ -127,3 +134,17 @@ def test_king_swap_makes_others_forget_both_hands_and_the_two_know_both_cards() 
         assert view(s, outsider).players[1].known_cards == ()
     assert {taken, C("TD")} <= set(view(s, 1).players[0].known_cards)
     assert (C("2C") in view(s, 0).players[1].known_cards) == (taken != C("2C"))
+
+
+def test_every_field_of_a_view_is_set() -> None:
+    """`view` fills its objects slot by slot (no `__init__`): a field it forgot would be
+    missing, and `asdict` reads every declared field of the view and of each player."""
+    state = new_match(MatchConfig(seats=3), "views/fields")
+    for _ in range(60):
+        for viewer in (*range(3), None):
+            for shown in (True, False):
+                data = asdict(view(state, viewer, shown))
+                assert set(data) == {f.name for f in fields(MatchView)}
+                assert all(set(p) == {f.name for f in fields(PlayerView)}
+                           for p in data["players"])
+        state, _ = apply(state, legal_actions(state)[-1])

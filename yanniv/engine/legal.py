@@ -108,10 +108,6 @@ def call_refusal(state: MatchState) -> str | None:
     return None
 
 
-def can_call_yanniv(state: MatchState) -> bool:
-    return call_refusal(state) is None
-
-
 def holds_yanniv(state: MatchState, seat: int) -> bool:
     """The caller's hand still within the limit when his call is checked."""
     return hand_value(state.hands[seat]) <= state.config.rules.call_limit
@@ -255,7 +251,7 @@ def _legal(state: MatchState) -> list[Action]:
     if kind == "turn":
         plays = legal_plays(state)
         actions: list[Action] = list(map(play_of, plays))
-        if can_call_yanniv(state):
+        if call_refusal(state) is None:
             actions.append(_CALL)
         if not plays:
             # No legal play (6 or 7 in force, or an empty hand): draw without playing.

@@ -126,7 +126,7 @@ def _on_turn(s: MatchState, action: Action, events: list[Event]) -> None:
         _play(s, seat, action.cards, events)
         return
     # Draw without playing: no legal play under a 6 or a 7, or nothing in hand.
-    _draw(s, seat, action, events, without_playing=True)
+    _draw(s, seat, action, events, True)  # without playing
     _end_turn(s, events)
 
 
@@ -222,18 +222,19 @@ def _reshuffle(s: MatchState, events: list[Event]) -> bool:
 
 def _receive_from_pile(s: MatchState, seat: int, card: Card) -> None:
     """Whoever knew this card's place in the pile (a Queen's order) now knows who has it."""
-    for viewer, known_cards in enumerate(s.pile_known if any(s.pile_known) else ()):
-        if card in known_cards:
-            pile_known = list(s.pile_known)
-            pile_known[viewer] = known_cards - {card}
-            s.pile_known = tuple(pile_known)
-            if viewer != seat:
-                s.known = knowledge.learn(s.known, viewer, seat, card)
+    if any(s.pile_known):
+        for viewer, known_cards in enumerate(s.pile_known):
+            if card in known_cards:
+                pile_known = list(s.pile_known)
+                pile_known[viewer] = known_cards - {card}
+                s.pile_known = tuple(pile_known)
+                if viewer != seat:
+                    s.known = knowledge.learn(s.known, viewer, seat, card)
     _set_hand(s, seat, _add(s.hands[seat], card))
 
 
 def _take_discard(
-    s: MatchState, seat: int, card: Card, events: list[Event], **kw: bool
+    s: MatchState, seat: int, card: Card, events: list[Event], without_playing: bool
 ) -> int | None:
     """Move `card` from the discard to `seat`'s hand; return the index of its packet."""
     found = None
@@ -246,7 +247,7 @@ def _take_discard(
             break
     _set_hand(s, seat, _add(s.hands[seat], card))
     s.known = knowledge.taken_publicly(s.known, seat, card)
-    events.append(Drew(seat=seat, source="discard", card=card, **kw))
+    events.append(Drew(seat, "discard", card, without_playing))
     return found
 
 
@@ -257,15 +258,20 @@ def _draw(
     matches the play: one from the pile, or (`rules.play_taken_discard`) from the previous
     packet."""
     if isinstance(action, TakeDiscard):
-        index = _take_discard(s, seat, action.card, events, without_playing=without_playing)
+        index = _take_discard(s, seat, action.card, events, without_playing)
         if s.config.rules.play_taken_discard and index is not None and index == s.prev_packet:
             return action.card
         return None
-    drawn = _pop_pile(s, 1, events)
-    if not drawn:
-        events.append(Drew(seat, "pile", None, without_playing))
-        return None
-    card = drawn[0]
+    pile = s.pile
+    if pile:  # `_pop_pile(s, 1, events)` without its loop: the pile holds the card
+        card = pile[-1]
+        s.pile = pile[:-1]
+    else:
+        drawn = _pop_pile(s, 1, events)
+        if not drawn:
+            events.append(Drew(seat, "pile", None, without_playing))
+            return None
+        card = drawn[0]
     _receive_from_pile(s, seat, card)
     events.append(Drew(seat, "pile", card, without_playing))
     return card
@@ -286,7 +292,7 @@ def _on_draw(s: MatchState, action: Action, events: list[Event]) -> None:
             _receive_from_pile(s, seat, card)
         _start_powers(s, events)
         return
-    card = _draw(s, seat, action, events, without_playing=False)
+    card = _draw(s, seat, action, events, False)  # after playing
     if card is not None and extends(s.turn_play, card):
         s.pending = Pending(kind="play_drawn", seat=seat, cards=(card,))
         return

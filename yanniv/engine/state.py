@@ -171,7 +171,9 @@ class MatchState:
     _legal: tuple | None
 
     def copy(self) -> MatchState:
-        return _copy_state(self)
+        """A shallow copy with the legal-actions memo cleared (replaced below by a generated
+        straight-line copy of every slot)."""
+        raise NotImplementedError
 
     @classmethod
     def blank(cls, config: MatchConfig, seed: int | str) -> MatchState:
@@ -261,18 +263,18 @@ class MatchState:
 
 
 def _make_copier():  # type: ignore[no-untyped-def]
-    """Build `copy` as straight-line attribute copies: the hottest path of `apply`."""
+    """Build `copy` as straight-line attribute copies: the hottest path of `apply`, one
+    Python frame (no wrapper passing `object.__new__` in)."""
     names = [name for name in MatchState.__slots__ if name != "_legal"]
     body = "\n".join(f"    new.{name} = old.{name}" for name in names)
-    source = f"def _copy(old, new_object):\n    new = new_object(MatchState)\n{body}\n"
+    source = f"def copy(old):\n    new = _new(MatchState)\n{body}\n"
     source += "    new._legal = None\n    return new\n"
-    namespace: dict = {"MatchState": MatchState}
+    namespace: dict = {"MatchState": MatchState, "_new": object.__new__}
     exec(source, namespace)  # generated from the class's own slot names
-    return namespace["_copy"]
+    copy = namespace["copy"]
+    copy.__qualname__ = "MatchState.copy"
+    copy.__doc__ = MatchState.copy.__doc__
+    return copy
 
 
-_copy_state_impl = _make_copier()
-
-
-def _copy_state(old: MatchState) -> MatchState:
-    return _copy_state_impl(old, object.__new__)
+MatchState.copy = _make_copier()  # type: ignore[method-assign]

@@ -20,6 +20,7 @@ from yanniv.engine.ruleset import Ruleset
 from yanniv.engine.state import Constraint, MancheResult, MatchState, Packet, Pending
 
 _VALUE = attrgetter("value")
+_new = object.__new__
 _NONE: tuple[Card, ...] = ()
 
 
@@ -118,68 +119,80 @@ def _pending_view(pending: Pending | None, viewer: int | None) -> PendingView | 
 
 def view(state: MatchState, viewer: int | None, show_known_cards: bool = True) -> MatchView:
     """The observation of `viewer` (a seat index, or None for a spectator). Without
-    `show_known_cards` (a room that hides them), opponents' known cards are left out."""
-    n = state.config.seats
+    `show_known_cards` (a room that hides them), opponents' known cards are left out.
+
+    Built once per decision, the hottest call after `apply`: each view is made by
+    `object.__new__` and plain slot stores, every field named (a dataclass `__init__` call
+    per object cost a third of this function); `tests/engine/test_views.py` checks that
+    every field is set."""
+    config = state.config
+    n = config.seats
     row = state.known[n if viewer is None else viewer]
-    if not show_known_cards:
-        row = ((),) * n  # type: ignore[assignment]
     hands = state.hands
     scores = state.scores
     active = state.active
     caller = state.yanniv_caller
-    players = tuple([
-        PlayerView(
-            seat,
-            active[seat],
-            len(hands[seat]),
-            scores[seat],
-            hands[seat] if seat == viewer else _sorted(row[seat]) if row[seat] else _NONE,
-            caller == seat,
+    players: list[PlayerView] = []
+    for seat in range(n):
+        p = _new(PlayerView)
+        p.seat = seat
+        p.active = active[seat]
+        p.card_count = len(hands[seat])
+        p.score = scores[seat]
+        known = row[seat]
+        p.known_cards = (
+            hands[seat] if seat == viewer
+            else _NONE if not (known and show_known_cards)
+            else _SORTED.get(known) or _sorted(known)
         )
-        for seat in range(n)
-    ])
-    takeable = takeable_cards(state)
-    pile_known: tuple[Card, ...] = ()
-    if viewer is not None and state.pile_known[viewer]:
-        known_top = state.pile_known[viewer]
-        top: list[Card] = []
-        for card in reversed(state.pile):
-            if card not in known_top:
-                break
-            top.append(card)
-        pile_known = tuple(top)
-    hand = hands[viewer] if viewer is not None else None
+        p.called_yanniv = caller == seat
+        players.append(p)
     pending = state.pending
     acting = pending is not None and viewer == pending.seat
-    return MatchView(
-        viewer,
-        n,
-        state.manche,
-        state.config.manches,
-        state.tiebreak,
-        state.step,
-        hand,
-        sum(map(_VALUE, hand)) if hand is not None else None,
-        players,
-        len(state.pile),
-        pile_known,
-        state.discard,
-        state.prev_packet,
-        takeable,
-        state.turn,
-        state.direction,
-        state.turn_constraint,
-        caller,
-        _pending_view(pending, viewer),
-        legal_actions(state) if acting else (),
-        scores,
-        state.manche_history,
-        state.last_result,
-        state.finished,
-        state.ranking,
-        state.turn_play,
-        state.turn_power,
-        state.turn_six_colour,
-        state.config.rules,
-        tuple(sorted(state.last_lap)) if state.last_lap else (),
-    )
+    v = _new(MatchView)
+    v.viewer = viewer
+    v.seats = n
+    v.manche = state.manche
+    v.manches = config.manches
+    v.tiebreak = state.tiebreak
+    v.step = state.step
+    if viewer is None:
+        v.hand = v.hand_value = None
+        v.pile_known = ()
+    else:
+        hand = v.hand = hands[viewer]
+        v.hand_value = sum(map(_VALUE, hand))
+        v.pile_known = _pile_known(state, viewer) if state.pile_known[viewer] else ()
+    v.players = tuple(players)
+    v.pile_count = len(state.pile)
+    v.discard = state.discard
+    v.previous_packet = state.prev_packet
+    v.takeable = takeable_cards(state)
+    v.turn = state.turn
+    v.direction = state.direction
+    v.constraint = state.turn_constraint
+    v.yanniv_caller = caller
+    v.pending = pending if acting else _pending_view(pending, viewer)
+    v.legal_actions = (state._legal or legal_actions(state)) if acting else ()
+    v.scores = scores
+    v.history = state.manche_history
+    v.last_result = state.last_result
+    v.finished = state.finished
+    v.ranking = state.ranking
+    v.turn_play = state.turn_play
+    v.turn_power = state.turn_power
+    v.six_colour = state.turn_six_colour
+    v.rules = config.rules
+    v.last_lap = tuple(sorted(state.last_lap)) if state.last_lap else ()
+    return v
+
+
+def _pile_known(state: MatchState, viewer: int) -> tuple[Card, ...]:
+    """The cards on top of the pile whose place `viewer` knows, top first."""
+    known_top = state.pile_known[viewer]
+    top: list[Card] = []
+    for card in reversed(state.pile):
+        if card not in known_top:
+            break
+        top.append(card)
+    return tuple(top)
