@@ -2,7 +2,7 @@
 
 This is the engine benchmark: matches/s and actions/s include the policies' decisions and
 one `view` per decision, as a real seat would need, all through the game's interface
-(`--game`, YANNIV by default). The event tallies are YANNIV's (zero for another game); the
+(`--game`, YANNIV by default). Each game adds its own figures (`Game.simulation_figures`); the
 calls and the share lost (Yaniv's Assaf rate) come from any game's outcome.
 """
 
@@ -10,24 +10,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from functools import lru_cache
 from typing import Any
 
-from yanniv.engine.cards import Card
-from yanniv.engine.events import (
-    FourAsked,
-    KingSwapped,
-    MancheEnded,
-    Played,
-    PowerChosen,
-    QueenDrew,
-    TurnStarted,
-    YannivCalled,
-    YannivChecked,
-)
 from yanniv.games import get_game
-
-POWER_NAMES = {4: "4", 6: "6", 7: "7", 8: "8", 9: "9", 11: "valet", 12: "dame", 13: "roi"}
 
 
 def run_simulation(
@@ -58,7 +43,7 @@ def run_simulation(
         game.to_act, game.apply, game.view, game.is_over, game.step)
 
     counts: Counter = Counter()
-    powers_played: Counter[str] = Counter()
+    noted, note = game.simulation_noted, game.simulation_note
     wins: Counter[str] = Counter()
     actions = 0
     started = time.perf_counter()
@@ -71,13 +56,14 @@ def run_simulation(
         while not is_over(state):
             seat = to_act(state)
             state, events = apply(state, players[seat](view(state, seat)))
-            # `_count`, inlined: a call per action is a measurable share of this loop.
+            # Inlined: a call per action is a measurable share of this loop.
             for event in events:
                 kind = type(event)
                 counts[kind] += 1
-                if kind in _NOTED:
-                    _note(event, kind, counts, powers_played)
+                if kind in noted:
+                    note(event, kind, counts)
         actions += step(state)
+        game.simulation_finished(state, counts)
         outcome = game.outcome(state)
         assert outcome is not None
         wins[names[outcome.ranking[0]]] += 1
@@ -88,7 +74,6 @@ def run_simulation(
                 counts["calls_lost"] += result.caller_won is False
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
-    calls = counts[YannivCalled]
     return {
         "game": game.id,
         "options": options or {},
@@ -103,51 +88,12 @@ def run_simulation(
         "matches_per_cpu_s": round(matches / cpu, 1) if cpu else None,
         "actions_per_s": round(actions / elapsed, 1),
         "mean_manches": round(counts["manches"] / matches, 3),
-        "mean_turns_per_match": round(counts[TurnStarted] / matches, 2),
         "mean_actions_per_match": round(actions / matches, 2),
-        "powers_played": {POWER_NAMES[r]: powers_played[POWER_NAMES[r]] for r in POWER_NAMES},
-        "powers_used": {
-            "4_asks": counts[FourAsked],
-            "roi_swaps": counts[KingSwapped],
-            "dame_draws": counts[QueenDrew],
-        },
-        "yanniv_calls": calls,
-        "yanniv_failed_check": counts["yanniv_failed"],
-        "yanniv_caller_beaten": counts["caller_beaten"],
-        "yanniv_failure_rate": round(
-            (counts["yanniv_failed"] + counts["caller_beaten"]) / calls, 4
-        ) if calls else 0.0,
         # From every game's outcome: manches ended by a call, and the share of those the
         # caller lost (YANNIV: beaten at the reveal; Yaniv: Assaf).
         "calls": counts["calls"],
         "calls_lost_rate": round(counts["calls_lost"] / counts["calls"], 4)
         if counts["calls"] else 0.0,
         "wins_by_policy": dict(wins),
+        **game.simulation_figures(counts, matches),
     }
-
-
-#: The event types `_note` looks into; every other one is only counted.
-_NOTED = frozenset({Played, PowerChosen, YannivChecked, MancheEnded})
-
-
-def _note(event: Any, kind: type, counts: Counter, powers: Counter[str]) -> None:
-    """Tally what an event of a `_NOTED` type tells: the powers put to use, failed calls."""
-    if kind is Played:
-        if not event.at_once:
-            rank = _single_power(event.cards)
-            if rank is not None:
-                powers[POWER_NAMES[rank]] += 1
-    elif kind is PowerChosen:
-        powers[POWER_NAMES[event.rank]] += 1
-    elif kind is YannivChecked:
-        if not event.holds:
-            counts["yanniv_failed"] += 1
-    elif kind is MancheEnded and event.caller is not None and event.winner != event.caller:
-        counts["caller_beaten"] += 1
-
-
-@lru_cache(maxsize=1024)
-def _single_power(cards: tuple[Card, ...]) -> int | None:
-    """The power a packet carries when it holds one power rank (several need a choice)."""
-    ranks = {card.rank for card in cards if card.is_power}
-    return ranks.pop() if len(ranks) == 1 else None

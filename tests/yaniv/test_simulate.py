@@ -18,6 +18,12 @@ def test_simulate_yaniv_prints_its_summary(capsys, seats: int) -> None:  # type:
     assert summary["game"] == "yaniv" and summary["seats"] == seats
     assert summary["calls"] >= 2 * summary["mean_manches"] > 0
     assert 0 <= summary["calls_lost_rate"] <= 1
+    # Yaniv's own figures, and none of YANNIV's (its powers and YANNIV calls).
+    assert summary["assafs"] <= summary["calls"]
+    assert summary["assaf_rate"] == round(summary["assafs"] / summary["calls"], 4)
+    assert summary["assaf_rate"] == summary["calls_lost_rate"]
+    assert {"brought_down", "eliminated"} <= set(summary)
+    assert not {"powers_played", "yanniv_calls", "mean_turns_per_match"} & set(summary)
     assert sum(summary["wins_by_policy"].values()) == 2
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out)["calls"] == summary["calls"]

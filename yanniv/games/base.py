@@ -11,6 +11,7 @@ own types; the platform only passes them back to the game that made them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -165,6 +166,21 @@ class Game(ABC):
     @abstractmethod
     def limits(self, settings: GameSettings) -> dict[str, Any]:
         """Numbers the client shows or checks (hand size, call limit…), from the rules."""
+
+    #: Event types `simulation_note` is shown in `yanniv simulate` (each event is counted by
+    #: type anyway): the few a game's figures need, so the loop costs one set lookup.
+    simulation_noted: ClassVar[frozenset[type]] = frozenset()
+
+    def simulation_note(self, event: Any, kind: type, counts: Counter) -> None:  # noqa: B027
+        """(Optional.) Tally into `counts` what an event of a `simulation_noted` type tells."""
+
+    def simulation_figures(self, counts: Counter, matches: int) -> dict[str, Any]:
+        """The game's own figures in `yanniv simulate`'s summary, from `counts` (each event
+        type's count, plus what `simulation_note` and `simulation_finished` added)."""
+        return {}
+
+    def simulation_finished(self, state: Any, counts: Counter) -> None:  # noqa: B027
+        """(Optional.) Tally what a finished match tells (once per match, off the hot loop)."""
 
     @abstractmethod
     def end_condition(self, settings: GameSettings) -> str:

@@ -7,6 +7,7 @@ The rules are `yanniv.yaniv`, the messages `yaniv_codec`, the computer players
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -87,6 +88,22 @@ class YanivGame(Game):
             "ace_bonus": ACE_BONUS, "joker_bonus": JOKER_BONUS,
             # Exact totals brought down, as [from, to, from, to…] (limits hold integers).
             "landings": [n for pair in sorted(LANDINGS.items()) for n in pair],
+        }
+
+    def simulation_finished(self, state: Any, counts: Counter) -> None:
+        for result in state.history:
+            counts["assafs"] += result.assaf
+            counts["brought_down"] += len(result.brought_down)
+            counts["eliminated"] += len(result.eliminated)
+
+    def simulation_figures(self, counts: Counter, matches: int) -> dict[str, Any]:
+        calls = counts["calls"]  # every Yaniv manche ends with a call
+        return {
+            "assafs": counts["assafs"],
+            "assaf_rate": round(counts["assafs"] / calls, 4) if calls else 0.0,
+            # Totals landing on exactly 100 or 200, brought down to 50 or 100.
+            "brought_down": counts["brought_down"],
+            "eliminated": counts["eliminated"],
         }
 
     def end_condition(self, settings: GameSettings) -> str:

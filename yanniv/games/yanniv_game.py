@@ -7,6 +7,7 @@ computer players `yanniv.bots`. This module only says how the platform reaches t
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any, ClassVar
@@ -19,7 +20,7 @@ from yanniv.engine.errors import IllegalActionError
 from yanniv.engine.events import Event
 from yanniv.engine.ruleset import LEGACY_YANNIV, RULES_VERSION, YANNIV, Ruleset, ruleset_from_dict
 from yanniv.engine.view import MatchView
-from yanniv.games import yanniv_codec, yanniv_schema
+from yanniv.games import yanniv_codec, yanniv_figures, yanniv_schema
 from yanniv.games.base import (
     BotLevel,
     Game,
@@ -84,6 +85,12 @@ class YannivGame(Game):
             "min_seats": rules.min_seats, "max_seats": rules.max_seats,
             "min_manches": rules.min_manches, "max_manches": rules.max_manches,
         }
+
+    simulation_noted = yanniv_figures.NOTED
+    simulation_note = staticmethod(yanniv_figures.note)
+
+    def simulation_figures(self, counts: Counter, matches: int) -> dict[str, Any]:
+        return yanniv_figures.figures(counts, matches)
 
     def end_condition(self, settings: GameSettings) -> str:
         assert isinstance(settings, YannivSettings)
