@@ -119,11 +119,12 @@ def test_the_host_switches_the_game_and_a_guest_reads_it(pages: Any, live_server
         host.click("#seats li.free button[id^=add-bot]")
         host.wait_for_function("(n) => window.yannivStore.get().room.seats.length === n",
                                arg=seated)
-    yanniv_off = "() => document.querySelector('#set-game option[value=yanniv]').disabled"
-    assert host.evaluate(yanniv_off) is True
+    # Waited for, not read at once: the store changes before the page draws it.
+    yanniv = "document.querySelector('#set-game option[value=yanniv]')"
+    host.wait_for_function(f"() => {yanniv}.disabled", timeout=10_000)
     host.click('#seats li[data-seat="4"] button.danger')
     host.wait_for_function("() => window.yannivStore.get().room.seats.length === 4")
-    assert host.evaluate(yanniv_off) is False
+    host.wait_for_function(f"() => !{yanniv}.disabled", timeout=10_000)
     host.select_option("#set-game", "yanniv")
     host.wait_for_selector("#set-manches")
     assert _room(live_server, code)["settings"]["game"] == "yanniv"

@@ -196,7 +196,7 @@ def test_a_yaniv_match_played_to_the_ranking_on_a_phone(pages: Any, live_server:
     turns = live_server.app.state.rooms.bot_turns
     turns.delay_scale = 0.05
     try:
-        code, token = yaniv_room(pages.base, "Léa", 4, threshold=50)
+        code, token = yaniv_room(pages.base, "Yasmine", 4, threshold=50)
         page = open_seat(pages, code, 0, token, PHONE)
         page.wait_for_selector("#opponents .yseat")
         assert page.locator("#opponents .yseat").count() == 4
@@ -253,7 +253,7 @@ def test_eight_seats_at_desktop_and_phone_sizes(pages: Any, live_server: Any) ->
     turns = live_server.app.state.rooms.bot_turns
     turns.delay_scale = 100.0  # the bots wait: the table stays as rigged
     try:
-        code, token = yaniv_room(pages.base, "Hugo", 7, elimination=True, timer_seconds=90)
+        code, token = yaniv_room(pages.base, "Yvan", 7, elimination=True, timer_seconds=90)
         page = open_seat(pages, code, 0, token, DESKTOP_1280)
         page.wait_for_selector("#opponents .yseat")
         assert page.locator("#opponents .yseat").count() == 7
