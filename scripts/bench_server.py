@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import re
@@ -32,6 +33,7 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+from yanniv.app import GC_THRESHOLDS
 from yanniv.engine import MatchConfig, apply, legal_actions, view
 from yanniv.engine.setup import start_match
 from yanniv.games import get_game
@@ -90,6 +92,10 @@ async def bench_rooms(seats: int, matches: int, url: str) -> dict[str, float]:
     db = Database(url)
     await db.run(db.upgrade)
     rooms = Rooms(db, settings)
+    # The collector as `yanniv serve` tunes it (`create_app(tune_gc=True)`).
+    gc.set_threshold(*GC_THRESHOLDS)
+    gc.collect()
+    gc.freeze()
     loop_cpu: list[float] = []
     walls: list[float] = []
     cpu0 = time.process_time()
