@@ -1,11 +1,17 @@
 """Server CPU per action, in process: the real room code path with fake sockets.
 
     python scripts/bench_server.py [--matches 3] [--seats 4] [--database-url POSTGRES_URL]
+    python scripts/bench_server.py --instructions 3
+
 
 Prints, per action: engine `apply`; views + events serialized for every seat (orjson);
 the whole `Rooms.act` on the event-loop thread (checks, apply, views, queueing — what the
 loop spends besides waiting for the database); the database write (wall time, in the DB
 thread); and the process CPU including the database thread.
+
+`--instructions M` instead counts the instructions per action of the rooms part under
+valgrind's cachegrind: a run of M + 1 matches minus a run of 1 (start-up cancels out), over
+the actions of those M matches. Unlike CPU time, that figure does not move with the load.
 """
 
 from __future__ import annotations
@@ -13,7 +19,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
+import os
 import random
+import re
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -22,6 +33,7 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+from yanniv.app import GC_THRESHOLDS
 from yanniv.engine import MatchConfig, apply, legal_actions, view
 from yanniv.engine.setup import start_match
 from yanniv.games import get_game
@@ -80,6 +92,10 @@ async def bench_rooms(seats: int, matches: int, url: str) -> dict[str, float]:
     db = Database(url)
     await db.run(db.upgrade)
     rooms = Rooms(db, settings)
+    # The collector as `yanniv serve` tunes it (`create_app(tune_gc=True)`).
+    gc.set_threshold(*GC_THRESHOLDS)
+    gc.collect()
+    gc.freeze()
     loop_cpu: list[float] = []
     walls: list[float] = []
     cpu0 = time.process_time()
@@ -142,6 +158,29 @@ def scratch_database(server_url: str | None) -> Iterator[str | None]:
         admin.dispose()
 
 
+def _cachegrind(matches: int, seats: int) -> tuple[int, int]:
+    """Instructions and room actions of a `--rooms-only` run of `matches` matches."""
+    out = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+         sys.executable, __file__, "--rooms-only", "--matches", str(matches),
+         "--seats", str(seats)],
+        env=os.environ, capture_output=True, text=True, check=True,
+    )
+    refs = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+    actions = re.search(r"\((\d+) actions, database", out.stdout)
+    assert refs and actions, out.stdout + out.stderr
+    return int(refs.group(1).replace(",", "")), int(actions.group(1))
+
+
+def instructions(matches: int, seats: int) -> None:
+    long_refs, long_actions = _cachegrind(matches + 1, seats)
+    short_refs, short_actions = _cachegrind(1, seats)
+    actions = long_actions - short_actions
+    per_action = (long_refs - short_refs) / actions
+    print(f"Rooms path under cachegrind: {per_action / 1e3:8.1f} k instructions/action "
+          f"({actions} actions of {matches} matches, SQLite, {seats} seats)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3)
@@ -149,10 +188,18 @@ def main() -> None:
     parser.add_argument("--database-url", default=None,
                         help="PostgreSQL server URL: a scratch database is created there "
                              "(default: a temporary SQLite file)")
+    parser.add_argument("--rooms-only", action="store_true",
+                        help="skip the engine-only figures (apply, views+events)")
+    parser.add_argument("--instructions", type=int, default=0, metavar="M",
+                        help="count instructions per action of M matches under cachegrind")
     args = parser.parse_args()
-    apply_s, views_s, actions = bench_engine(args.seats, args.matches)
-    print(f"engine apply:                 {apply_s * 1e6:8.1f} µs/action ({actions} actions)")
-    print(f"views+events, {args.seats} seats, orjson: {views_s * 1e6:8.1f} µs/action")
+    if args.instructions:
+        instructions(args.instructions, args.seats)
+        return
+    if not args.rooms_only:
+        apply_s, views_s, actions = bench_engine(args.seats, args.matches)
+        print(f"engine apply:                 {apply_s * 1e6:8.1f} µs/action ({actions} actions)")
+        print(f"views+events, {args.seats} seats, orjson: {views_s * 1e6:8.1f} µs/action")
     with tempfile.TemporaryDirectory() as folder, scratch_database(args.database_url) as scratch:
         url = scratch or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         figures = asyncio.run(bench_rooms(args.seats, args.matches, url))
