@@ -357,7 +357,7 @@ def test_yaniv_table_states_pass_axe(pages: Any, live_server: Any, axe_ready: No
     viewport = PHONE if size == "phone" else DESKTOP_1280
     lang = "fr" if size == "phone" else "en"
     try:
-        code, token = yaniv_room(pages.base, f"Axe-{size}", 3, threshold=50)
+        code, token = yaniv_room(pages.base, f"AxeYaniv-{size}", 3, threshold=50)
         page = open_seat(pages, code, 0, token, viewport, lang=lang)
         # A turn with a joker run that may be laid two ways.
         rig(live_server, code, ["4H 5H XR 9C KS", "2C 3D", "6S 7S", "8D 9D"])
