@@ -12,9 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
-import threading
-import time
 import uuid
 from typing import Any
 
@@ -25,78 +22,16 @@ from sqlalchemy import text as sql_text
 
 from oracle.knowledge_model import Checker, Truth
 from oracle.play import choose, truth_of
+from tests.live_ws import Recipient, served_app
 
 MATCHES = 200
 CONCURRENT = 4
-FRAME_WAIT_S = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    import uvicorn
-
-    from yanniv.app import create_app
-    from yanniv.server.settings import Settings
-
-    db = tmp_path_factory.mktemp("ws_leaks") / "yanniv.sqlite3"
-    app = create_app(Settings(database_url=f"sqlite:///{db}", flood_rate=100_000.0,
-                              flood_burst=100_000, code_lookup_limit=100_000))
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="on")
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
-        time.sleep(0.05)
-    yield app, f"127.0.0.1:{port}"
-    uv.should_exit = True
-    thread.join(10)
-
-
-class Recipient:
-    """One socket (a seat, or a spectator when `seat` is None) and the state frames it got."""
-
-    def __init__(self, ws: Any, seat: int | None) -> None:
-        self.ws = ws
-        self.seat = seat
-        self.states: list[dict[str, Any]] = []
-        self.answers: dict[str, dict[str, Any]] = {}
-        self.changed = asyncio.Event()
-
-    async def read(self) -> None:
-        async for text in self.ws:
-            message = json.loads(text)
-            if message["type"] == "state" and message["view"] is not None:
-                self.states.append(message)
-            elif message["type"] in ("ack", "error") and message.get("id"):
-                self.answers[message["id"]] = message
-            self.changed.set()
-
-    async def until(self, predicate: Any) -> None:
-        deadline = time.monotonic() + FRAME_WAIT_S
-        while not predicate():
-            self.changed.clear()
-            await asyncio.wait_for(self.changed.wait(), deadline - time.monotonic())
-
-    async def until_version(self, version: int) -> None:
-        await self.until(lambda: self.version >= version)
-
-    async def answer(self, action_id: str) -> dict[str, Any]:
-        await self.until(lambda: action_id in self.answers)
-        return self.answers[action_id]
-
-    @property
-    def version(self) -> int:
-        return self.states[-1]["version"] if self.states else -1
+    with served_app(tmp_path_factory.mktemp("ws_leaks")) as served:
+        yield served
 
 
 async def _play_match(http: httpx.AsyncClient, host: str, seats: int, seed: int) -> str:

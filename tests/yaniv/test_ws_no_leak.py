@@ -14,9 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
-import threading
-import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -26,79 +23,22 @@ import pytest
 import websockets
 from sqlalchemy import text as sql_text
 
+from tests.live_ws import Recipient, served_app
 from tests.yaniv.test_properties import GAME, SeatOracle, _truth
 
 #: (seats, two decks, known cards shown) of each match; thresholds are the lowest, 50.
 TABLES = [(2 + n % 5, n % 5 >= 3 and n % 2 == 0, n % 4 != 3) for n in range(10)]
-FRAME_WAIT_S = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    import uvicorn
-
-    from yanniv.app import create_app
-    from yanniv.server.settings import Settings
-
-    db = tmp_path_factory.mktemp("yaniv_ws") / "yanniv.sqlite3"
-    app = create_app(Settings(database_url=f"sqlite:///{db}", flood_rate=100_000.0,
-                              flood_burst=100_000, code_lookup_limit=100_000))
-    port = _free_port()
-    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                       log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
-        time.sleep(0.05)
-    yield app, f"127.0.0.1:{port}"
-    uv.should_exit = True
-    thread.join(10)
-
-
-class Recipient:
-    """One socket (a seat, or the spectator when `seat` is None) and its state frames."""
-
-    def __init__(self, ws: Any, seat: int | None) -> None:
-        self.ws, self.seat = ws, seat
-        self.states: list[dict[str, Any]] = []
-        self.answers: dict[str, dict[str, Any]] = {}
-        self.changed = asyncio.Event()
-
-    async def read(self) -> None:
-        async for text in self.ws:
-            message = json.loads(text)
-            if message["type"] == "state" and message["view"] is not None:
-                self.states.append(message)
-            elif message["type"] in ("ack", "error") and message.get("id"):
-                self.answers[message["id"]] = message
-            self.changed.set()
-
-    async def until(self, predicate: Any) -> None:
-        deadline = time.monotonic() + FRAME_WAIT_S
-        while not predicate():
-            self.changed.clear()
-            await asyncio.wait_for(self.changed.wait(), deadline - time.monotonic())
-
-    async def answer(self, action_id: str) -> dict[str, Any]:
-        await self.until(lambda: action_id in self.answers)
-        return self.answers[action_id]
-
-    @property
-    def version(self) -> int:
-        return self.states[-1]["version"] if self.states else -1
+    with served_app(tmp_path_factory.mktemp("yaniv_ws")) as served:
+        yield served
 
 
 async def _all_at(recipients: list[Recipient], version: int) -> None:
     for r in recipients:
-        await r.until(lambda r=r: r.version >= version)
+        await r.until_version(version)
 
 
 def _choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:

@@ -1,0 +1,89 @@
+"""An app served by uvicorn on 127.0.0.1 for tests with real WebSocket clients, and one
+client socket that keeps the `state` frames it receives (the WebSocket leak tests of each
+game play their matches through these)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+#: How long a socket waits for the frame it expects before the test fails.
+FRAME_WAIT_S = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served_app(db_dir: Path) -> Iterator[tuple[Any, str]]:
+    """The app on a SQLite file in `db_dir`, limits raised for a test's traffic, served on
+    a free port: yields the app and its `host:port`."""
+    import uvicorn
+
+    from yanniv.app import create_app
+    from yanniv.server.settings import Settings
+
+    app = create_app(Settings(database_url=f"sqlite:///{db_dir / 'yanniv.sqlite3'}",
+                              flood_rate=100_000.0, flood_burst=100_000,
+                              code_lookup_limit=100_000))
+    port = free_port()
+    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                       log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not uv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
+        time.sleep(0.05)
+    try:
+        yield app, f"127.0.0.1:{port}"
+    finally:
+        uv.should_exit = True
+        thread.join(10)
+
+
+class Recipient:
+    """One socket (a seat, or a spectator when `seat` is None) and the state frames it got."""
+
+    def __init__(self, ws: Any, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.states: list[dict[str, Any]] = []
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.changed = asyncio.Event()
+
+    async def read(self) -> None:
+        async for text in self.ws:
+            message = json.loads(text)
+            if message["type"] == "state" and message["view"] is not None:
+                self.states.append(message)
+            elif message["type"] in ("ack", "error") and message.get("id"):
+                self.answers[message["id"]] = message
+            self.changed.set()
+
+    async def until(self, predicate: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + FRAME_WAIT_S
+        while not predicate():
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), deadline - time.monotonic())
+
+    async def until_version(self, version: int) -> None:
+        await self.until(lambda: self.version >= version)
+
+    async def answer(self, action_id: str) -> dict[str, Any]:
+        await self.until(lambda: action_id in self.answers)
+        return self.answers[action_id]
+
+    @property
+    def version(self) -> int:
+        return self.states[-1]["version"] if self.states else -1
