@@ -72,3 +72,15 @@ def open_seat(pages: Any, code: str, seat: int, token: str, viewport: dict[str, 
     page.goto(f"{pages.base}/r/{code}")
     page.wait_for_selector("#hand [data-code]")
     return page
+
+
+def settle(page: Any) -> None:
+    """Finite animations done (a card in flight is half transparent: its contrast and place
+    are not final); the endless ones (the acting seat's pulse) are left running."""
+    page.evaluate("""async () => {
+      await new Promise(requestAnimationFrame);
+      await Promise.all(document.getAnimations()
+        .filter((a) => a.effect && a.effect.getComputedTiming().endTime < 5000)
+        .map((a) => a.finished.catch(() => null)));
+      await new Promise(requestAnimationFrame);
+    }""")

@@ -14,7 +14,7 @@ import axe
 import httpx
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from rig import open_seat
+from rig import open_seat, settle
 from web_driver import PHONE, select_cards, state
 
 from yanniv.yaniv.cards import YCard, ycards
@@ -93,17 +93,6 @@ def rig(live_server: Any, code: str, hands: list[str], offer: str = "KD", to_act
             room.broadcast()
 
     asyncio.run_coroutine_threadsafe(put(), loop).result(10)
-
-
-def settle(page: Any) -> None:
-    """Finite animations done (a card in flight is half transparent)."""
-    page.evaluate("""async () => {
-      await new Promise(requestAnimationFrame);
-      await Promise.all(document.getAnimations()
-        .filter((a) => a.effect && a.effect.getComputedTiming().endTime < 5000)
-        .map((a) => a.finished.catch(() => null)));
-      await new Promise(requestAnimationFrame);
-    }""")
 
 
 def check_axe(page: Any, where: str, failures: list[str]) -> None:

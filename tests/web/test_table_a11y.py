@@ -11,7 +11,7 @@ from typing import Any
 
 import axe
 import pytest
-from rig import install, open_seat, start_room
+from rig import install, open_seat, settle, start_room
 from web_driver import screenshot, state
 
 from yanniv.engine.cards import cards
@@ -72,18 +72,6 @@ def _axe(page: Any, where: str, failures: list[str]) -> None:
         failures.append(f"--- {where}\n{axe.describe(found)}")
 
 
-def _settle(page: Any) -> None:
-    """Animations done (a card in flight is half transparent: its contrast is not final); the
-    endless ones (the acting seat's pulse) are left running."""
-    page.evaluate("""async () => {
-      await new Promise(requestAnimationFrame);
-      await Promise.all(document.getAnimations()
-        .filter((a) => a.effect && a.effect.getComputedTiming().endTime < 5000)
-        .map((a) => a.finished.catch(() => null)));
-      await new Promise(requestAnimationFrame);
-    }""")
-
-
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_every_table_state_passes_axe(pages: Any, live_server: Any, axe_ready: None,
                                       size: str) -> None:
@@ -102,7 +90,7 @@ def test_every_table_state_passes_axe(pages: Any, live_server: Any, axe_ready: N
                 page.wait_for_selector("#constraint")
             if name == "last_lap":
                 page.wait_for_selector("#lastlap")
-            _settle(page)
+            settle(page)
             screenshot(page, f"table-a11y-{size}-{name}")
             _axe(page, f"{name} {size}", failures)
         # A YANNIV that holds: the others' last lap, then the reveal of every hand.
@@ -111,7 +99,7 @@ def test_every_table_state_passes_axe(pages: Any, live_server: Any, axe_ready: N
         page.click("#yanniv-btn")
         page.wait_for_selector("#result-close", state="visible")
         page.wait_for_function("() => document.activeElement.id === 'result-close'")
-        _settle(page)
+        settle(page)
         screenshot(page, f"table-a11y-{size}-reveal")
         _axe(page, f"reveal {size}", failures)
         # The last manche: the same call ends the match.
@@ -122,7 +110,7 @@ def test_every_table_state_passes_axe(pages: Any, live_server: Any, axe_ready: N
         turns.delay_scale = 0.05
         page.click("#yanniv-btn")
         page.wait_for_selector("#ranking li")
-        _settle(page)
+        settle(page)
         screenshot(page, f"table-a11y-{size}-final")
         _axe(page, f"final ranking {size}", failures)
         # The celebration took the focus (« Rejouer »), as the reveal did (« Continuer »).
