@@ -38,13 +38,16 @@ function mancheResult(ctx, r) {
   ];
 }
 
+// A ranked seat's name: a person's links to their profile, a computer's is plain text.
+export function rankedName(room, s) {
+  const info = room && room.seats ? room.seats.find((x) => x.seat === s) : null;
+  const pseudo = pseudoOf(room, s);
+  return info && !info.is_bot ? h('a', { href: profileUrl(pseudo) }, pseudo) : pseudo;
+}
+
 function yannivRanking(ctx) {
   const { view, room } = ctx.state;
-  const name = (s) => {
-    const info = room && room.seats ? room.seats.find((x) => x.seat === s) : null;
-    const pseudo = pseudoOf(room, s);
-    return info && !info.is_bot ? h('a', { href: profileUrl(pseudo) }, pseudo) : pseudo;
-  };
+  const name = (s) => rankedName(room, s);
   return [
     h('h2', { id: 'result-title' }, t('result.match_over')),
     h('p', { class: 'bravo' }, icon('trophy'), ' ', t('result.bravo', { name: pseudoOf(room, view.ranking[0]) })),

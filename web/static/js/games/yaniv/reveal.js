@@ -5,7 +5,7 @@ import { h } from '../../dom.js';
 import { cardFace, isJoker, rankOf } from '../../cards.js';
 import { icon } from '../../icons.js';
 import { pseudoOf } from '../../table/common.js';
-import { profileUrl } from '../../table/result.js';
+import { rankedName } from '../../table/result.js';
 import { signed, landedFrom, leftAt } from './sheet.js';
 
 const limitsOf = (room) => (room && room.limits) || {};
@@ -54,11 +54,7 @@ export function yanivReveal(ctx, r) {
 
 export function yanivRanking(ctx) {
   const { view, room } = ctx.state;
-  const name = (s) => {
-    const info = room && room.seats ? room.seats.find((x) => x.seat === s) : null;
-    const pseudo = pseudoOf(room, s);
-    return info && !info.is_bot ? h('a', { href: profileUrl(pseudo) }, pseudo) : pseudo;
-  };
+  const name = (s) => rankedName(room, s);
   return [
     h('h2', { id: 'result-title' }, t('result.match_over')),
     h('p', { class: 'bravo' }, icon('trophy'), ' ', t('result.bravo', { name: pseudoOf(room, view.ranking[0]) })),
