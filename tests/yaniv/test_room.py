@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from tests.server.conftest import Table
+from tests.yaniv.helpers import quick_choice
 from yanniv.games import get_game
 
 
@@ -18,13 +19,7 @@ class YanivTable(Table):
     """The server tests' table, choosing like a beginner: Yaniv whenever it may."""
 
     def choose(self, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-        calls = [a for a in legal if a["type"] == "CallYaniv"]
-        plays = [a for a in legal if a["type"] == "Play"]
-        if calls:
-            return calls[0]
-        if plays and rng.random() < 0.8:
-            return max(plays, key=lambda a: len(a["cards"]))
-        return rng.choice(legal)
+        return quick_choice(legal, rng)
 
 
 def test_a_six_seat_yaniv_room_plays_to_the_end(client: TestClient) -> None:

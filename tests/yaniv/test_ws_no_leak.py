@@ -24,6 +24,7 @@ import websockets
 from sqlalchemy import text as sql_text
 
 from tests.live_ws import Recipient, served_app
+from tests.yaniv.helpers import quick_choice
 from tests.yaniv.test_properties import GAME, SeatOracle, _truth
 
 #: (seats, two decks, known cards shown) of each match; thresholds are the lowest, 50.
@@ -39,17 +40,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 async def _all_at(recipients: list[Recipient], version: int) -> None:
     for r in recipients:
         await r.until_version(version)
-
-
-def _choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A quick player: Yaniv whenever it may, mostly its biggest play, else any action."""
-    calls = [a for a in legal if a["type"] == "CallYaniv"]
-    plays = [a for a in legal if a["type"] == "Play"]
-    if calls:
-        return calls[0]
-    if plays and rng.random() < 0.8:
-        return max(plays, key=lambda a: len(a["cards"]))
-    return rng.choice(legal)
 
 
 async def _play(http: httpx.AsyncClient, host: str, n: int) -> tuple[str, dict[Any, Any]]:
@@ -84,7 +74,7 @@ async def _play(http: httpx.AsyncClient, host: str, n: int) -> tuple[str, dict[A
             action_id = uuid.uuid4().hex
             await actor.ws.send(json.dumps({
                 "type": "action", "id": action_id, "version": own["version"],
-                "action": _choose(own["view"]["legal_actions"], rng)}))
+                "action": quick_choice(own["view"]["legal_actions"], rng)}))
             answer = await actor.answer(action_id)
             if answer["type"] == "error" and answer["code"] == "stale_version":
                 continue  # the room moved on (a presence change): read it again
