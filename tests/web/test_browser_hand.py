@@ -14,7 +14,10 @@ from web_driver import PHONE
 
 pytestmark = pytest.mark.browser
 
-MY_TURN_JS = """() => { const s = window.yannivStore.get(); const v = s.view;
+#: The seat's turn (the store is set once room.js has run: after the dictionary's top-level
+#: await, which can end after `goto` returns).
+MY_TURN_JS = """() => { const s = window.yannivStore && window.yannivStore.get();
+  if (!s) return false; const v = s.view;
   return !!v && !s.sent && !!v.pending && v.pending.kind === 'turn' && v.pending.seat === s.me.seat
     && document.querySelector('#hand [data-code]:not([disabled])') !== null; }"""
 #: The hand's cards stand still (the deal's drop-in is over): a press lands where it aims.
