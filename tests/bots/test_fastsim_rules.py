@@ -185,7 +185,7 @@ def test_rollout_turns_are_engine_turns(name: str) -> None:
         over = rec.turn(w)
         manche = state.manche
         after = replay(state, w, rec)
-        if rec.kings and (over or after.manche != manche):
+        if rec.kings and (over or after.finished or after.manche != manche):
             continue  # a King took a card at random: whether the call holds may differ
         if over:
             assert after.finished or after.manche != manche

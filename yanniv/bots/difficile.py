@@ -4,13 +4,14 @@
 At each turn with several close plays (moyen's shortlist), at each draw (pile, discard
 cards, Queen) and at each King swap and 4 ask, it deals worlds consistent with all its seat
 knows (`search.sample_world`), plays every candidate in each world (the same worlds for all:
-common random numbers) and lets a greedy rollout policy finish the manche for every seat
-(`fastsim`, about 0.4 ms a manche where the engine needs 2 ms). Each candidate scores its
+common random numbers) and lets a rollout policy that follows moyen from what the table
+shows finish the manche for every seat (`fastsim`, well under a millisecond a manche where
+the engine needs 2 ms). Each candidate scores its
 estimated chance of winning the match once the manche ends (`standing.win_utility`: in the
 last manche only who ends lowest counts, with many left it follows the points), plus a
 small share of the opponents' mean manche delta minus its own; moyen's choice stands
 unless another beats it by `Z` standard errors of the paired difference (measured:
-following the best mean outright, greedy rollouts being weaker than moyen, lost about 0.8
+following the best mean outright, with greedy rollouts weaker than moyen, lost about 0.8
 point per manche). During another player's last lap the playouts end within the lap, so
 there every play is searched. The 4 asks gain the most: moyen weighs a rank by its points
 and chance, while a received 4 goes straight down (measured with
