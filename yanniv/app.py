@@ -59,7 +59,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
         try:
             yield
         finally:
-            rooms.close()
+            await rooms.stop()
             db.close()
 
     app = FastAPI(title="Yanniv", lifespan=lifespan)
