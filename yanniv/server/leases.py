@@ -5,8 +5,11 @@ A lease row is (room, owner, epoch, expiry). A process takes a lease by setting 
 with epoch + 1; every write of a room carries `held_by()` (owner and epoch still ours) in the
 statement that saves the room's row, so a process whose lease was taken writes nothing: its
 transaction is rolled back and `LeaseLost` raised. On PostgreSQL the check locks the lease row
-(`FOR SHARE`), so a take-over waits for a write in flight and a write waits for a take-over in
-flight: whoever commits second sees the first. SQLite runs one writer at a time anyway.
+`FOR KEY SHARE` and a take-over (`claim`, the one statement that changes an owner or an epoch)
+locks it `FOR UPDATE`, which conflict: a take-over waits for a write in flight, and a write
+waits for a take-over in flight and then sees the new owner. So whatever a process wrote under
+its lease is committed before the next owner reads the room. Renewals and releases change
+neither owner nor epoch and take no lock the writes wait for. SQLite runs one writer at a time.
 
 Expiries are read and set in the database's clock (`db_now_ms`), never a process's: processes
 on several machines agree on when a lease ran out whatever their clocks say. The expiry only
@@ -83,7 +86,7 @@ def held_by() -> ColumnElement[bool]:
         .where(_LEASES.c.room_code == bindparam("b_code"),
                _LEASES.c.owner == bindparam("b_owner"),
                _LEASES.c.epoch == bindparam("b_epoch"))
-        .with_for_update(read=True)
+        .with_for_update(read=True, key_share=True)
     )
 
 
@@ -112,10 +115,13 @@ class Leases:
         return 1
 
     def claim(self, since: datetime, steal: bool, limit: int | None = None) -> dict[str, int]:
-        """Take the leases of live rooms (`_live`) that ran out, or with `steal` every one
-        (a single process starting: whatever held them before is gone or must be fenced off);
-        returns code → new epoch. Live rooms without a lease row (stored by hand, or by code
-        older than the leases) get one first."""
+        """Take the leases of live rooms (`_live`) held by another process that ran out, or
+        with `steal` every one (a single process starting: whatever held them before is gone
+        or must be fenced off); returns code → new epoch. The rows are locked `FOR UPDATE`
+        first (waiting for writes in flight) and checked again once locked, so two claimers
+        take a lease once. Live rooms without a lease row (stored by hand, or by code older
+        than the leases) get one first. Our own expired leases are left to the renewal: the
+        rooms are in our memory, and nobody wrote them since."""
         with self.engine.begin() as conn:
             if steal:
                 missing = (select(_ROOMS.c.code, literal(""), literal(0), literal(0))
@@ -123,22 +129,20 @@ class Leases:
                                   ~exists().where(_LEASES.c.room_code == _ROOMS.c.code)))
                 conn.execute(insert(_LEASES).from_select(
                     ["room_code", "owner", "epoch", "expires_ms"], missing))
+            taken = [_LEASES.c.expires_ms < db_now_ms(), _LEASES.c.owner != self.owner]
             candidates = (select(_LEASES.c.room_code)
                           .join(_ROOMS, _ROOMS.c.code == _LEASES.c.room_code)
-                          .where(_live(since)))
-            if not steal:
-                candidates = candidates.where(_LEASES.c.expires_ms < db_now_ms())
-            if limit is not None:
-                candidates = candidates.limit(limit)
+                          .where(_live(since), *([] if steal else taken))
+                          .limit(limit)
+                          .with_for_update(of=_LEASES))
             statement = (
                 update(_LEASES)
-                .where(_LEASES.c.room_code.in_(candidates.scalar_subquery()))
+                .where(_LEASES.c.room_code.in_(candidates.scalar_subquery()),
+                       *([] if steal else taken))
                 .values(owner=self.owner, epoch=_LEASES.c.epoch + 1,
                         expires_ms=db_now_ms() + self.ttl_ms)
                 .returning(_LEASES.c.room_code, _LEASES.c.epoch)
             )
-            if not steal:  # checked again on the locked row: two claimers take it once
-                statement = statement.where(_LEASES.c.expires_ms < db_now_ms())
             return {code: epoch for code, epoch in conn.execute(statement)}
 
     def renew(self, held: dict[str, int]) -> set[str]:
