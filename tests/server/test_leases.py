@@ -242,3 +242,53 @@ def test_rooms_stored_without_a_lease_get_one(app_factory: Callable[..., FastAPI
     with _serving(again):
         assert again.state.rooms.get(code) is not None
         assert _lease(url, code)[:2] == (again.state.rooms.leases.owner, 1)
+
+
+def _steal(url: str, code: str) -> None:
+    _sql(url, "UPDATE room_leases SET owner = 'process-b', epoch = epoch + 1 "
+              "WHERE room_code = :c", c=code)
+
+
+def _clocks_stop_at_the_old_owner(app: FastAPI, client: TestClient, url: str, code: str,
+                                  token: str, player_cls: Any) -> None:
+    """The lease is stolen right after the start; the room's own clock (a deadline, a bot's
+    turn) then tries to write at A: refused, the room dropped, its clocks gone, nothing
+    logged, the person's socket closed for a reconnect."""
+    rooms = app.state.rooms
+    with contextlib.ExitStack() as stack:
+        human = player_cls(client, code, token, 0, stack)
+        human.recv()
+        started = client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": token})
+        assert started.status_code == 200, started.text
+        _steal(url, code)
+        assert _closed_with(human) == 1012
+    assert rooms.get(code) is None
+    assert not rooms.timers._handles and not rooms.bot_turns._handles
+    assert _logged(url, code) == []
+
+
+def test_a_deadline_at_the_old_owner_writes_nothing(app_factory: Callable[..., FastAPI],
+                                                    url: str, player_cls: Any) -> None:
+    app = app_factory(url, timer_scale=0.02)  # 10 s decisions in 200 ms
+    with _serving(app) as client:
+        client.portal.call(app.state.rooms.keeper.stop)  # the write alone must find out
+        host = client.post("/api/rooms", json={"pseudo": "Léa"}).json()
+        client.post(f"/api/rooms/{host['code']}/join", json={"pseudo": "Bob"})
+        client.patch(f"/api/rooms/{host['code']}/settings", json={"timer_seconds": 10},
+                     headers={"X-Seat-Token": host["token"]})
+        _clocks_stop_at_the_old_owner(app, client, url, host["code"], host["token"],
+                                      player_cls)
+
+
+def test_a_bot_turn_at_the_old_owner_writes_nothing(app_factory: Callable[..., FastAPI],
+                                                    url: str, player_cls: Any) -> None:
+    app = app_factory(url, bot_delay_scale=0.3)
+    with _serving(app) as client:
+        client.portal.call(app.state.rooms.keeper.stop)  # the write alone must find out
+        host = client.post("/api/rooms", json={"pseudo": "Léa"}).json()
+        seat = {"X-Seat-Token": host["token"]}
+        client.post(f"/api/rooms/{host['code']}/bots", json={"level": "facile"}, headers=seat)
+        client.patch(f"/api/rooms/{host['code']}/settings", json={"first_player": 1},
+                     headers=seat)
+        _clocks_stop_at_the_old_owner(app, client, url, host["code"], host["token"],
+                                      player_cls)

@@ -61,14 +61,18 @@ class LeaseKeeper:
             await asyncio.sleep(self.interval)
             try:
                 await self.tick()
-            except Exception:  # the database is away: try again next time (writes are fenced)
-                log.exception("renewing the room leases failed")
+            except Exception as exc:  # the database is away: again next time (writes are fenced)
+                log.warning("renewing the room leases failed: %s", exc)
 
     async def tick(self) -> None:
         """One renewal, then one claim of expired leases (in a cluster)."""
         held = self.held()
         started = time.monotonic()  # the new expiries count from no later than this
-        kept = await self.db.run(self.leases.renew, held) if held else set()
+        if held:
+            kept = await self.db.run(self.leases.renew, held)
+        else:  # nothing to renew: still prove the leases could be (readiness)
+            await self.db.run(self.leases.ping)
+            kept = set()
         self.renewed_at = started
         for code, epoch in held.items():
             if code not in kept:
