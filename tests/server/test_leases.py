@@ -231,14 +231,16 @@ def test_a_lone_process_takes_every_lease_at_start(
         assert owner == alone.state.rooms.leases.owner and epoch == 2
 
 
+@pytest.mark.parametrize("mode", [{}, FAST], ids=["alone", "cluster"])
 def test_rooms_stored_without_a_lease_get_one(app_factory: Callable[..., FastAPI],
-                                              url: str) -> None:
-    """A live room whose lease row is missing (stored by hand or by older code) is served."""
+                                              url: str, mode: dict[str, Any]) -> None:
+    """A live room whose lease row is missing (stored by hand or by older code) is served,
+    by a lone process or by one of a cluster."""
     app = app_factory(url)
     with _serving(app) as client:
         code = client.post("/api/rooms", json={"pseudo": "Léa"}).json()["code"]
     _sql(url, "DELETE FROM room_leases WHERE room_code = :c", c=code)
-    again = app_factory(url)
+    again = app_factory(url, **mode)
     with _serving(again):
         assert again.state.rooms.get(code) is not None
         assert _lease(url, code)[:2] == (again.state.rooms.leases.owner, 1)

@@ -39,6 +39,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.functions import FunctionElement
@@ -114,21 +115,26 @@ class Leases:
                                             expires_ms=db_now_ms() + self.ttl_ms))
         return 1
 
+    def add_missing(self, since: datetime) -> None:
+        """A free, expired lease for each live room without one (stored by hand, or by code
+        older than the leases), so it can be claimed; run at start. Two processes starting
+        together insert each row once."""
+        missing = (select(_ROOMS.c.code, literal(""), literal(0), literal(0))
+                   .where(_live(since), ~exists().where(_LEASES.c.room_code == _ROOMS.c.code)))
+        with self.engine.begin() as conn:
+            dialect_insert = postgresql.insert if conn.dialect.name == "postgresql" else (
+                sqlite.insert)
+            conn.execute(dialect_insert(_LEASES).from_select(
+                ["room_code", "owner", "epoch", "expires_ms"], missing).on_conflict_do_nothing())
+
     def claim(self, since: datetime, steal: bool, limit: int | None = None) -> dict[str, int]:
         """Take the leases of live rooms (`_live`) held by another process that ran out, or
         with `steal` every one (a single process starting: whatever held them before is gone
         or must be fenced off); returns code → new epoch. The rows are locked `FOR UPDATE`
         first (waiting for writes in flight) and checked again once locked, so two claimers
-        take a lease once. Live rooms without a lease row (stored by hand, or by code older
-        than the leases) get one first. Our own expired leases are left to the renewal: the
-        rooms are in our memory, and nobody wrote them since."""
+        take a lease once. Our own expired leases are left to the renewal: the rooms are in
+        our memory, and nobody wrote them since."""
         with self.engine.begin() as conn:
-            if steal:
-                missing = (select(_ROOMS.c.code, literal(""), literal(0), literal(0))
-                           .where(_live(since),
-                                  ~exists().where(_LEASES.c.room_code == _ROOMS.c.code)))
-                conn.execute(insert(_LEASES).from_select(
-                    ["room_code", "owner", "epoch", "expires_ms"], missing))
             taken = [_LEASES.c.expires_ms < db_now_ms(), _LEASES.c.owner != self.owner]
             candidates = (select(_LEASES.c.room_code)
                           .join(_ROOMS, _ROOMS.c.code == _LEASES.c.room_code)

@@ -82,8 +82,9 @@ class Rooms:
         """Take the leases of the waiting, playing and recently finished rooms (alone: all of
         them; in a cluster: those nobody holds), bring those rooms back by replaying their
         match logs, and start renewing the leases."""
-        epochs = await self.db.run(self.leases.claim, self._live_since(),
-                                   not self.settings.cluster)
+        since = self._live_since()
+        await self.db.run(self.leases.add_missing, since)
+        epochs = await self.db.run(self.leases.claim, since, not self.settings.cluster)
         self._restore(await self.db.run(self.store.load, epochs))
         log.info("loaded %d rooms (process %s)", len(self.rooms), self.leases.owner)
         self.keeper.start()
