@@ -87,10 +87,10 @@ class Settings(BaseSettings):
     cluster: bool = False
     #: Seconds a room's lease lasts without renewal: how long the rooms of a process that
     #: died wait before another process takes them over.
-    lease_seconds: float = 6.0
+    lease_seconds: float = 5.0
     #: Seconds between renewals of this process's leases (in a cluster, each renewal also
     #: takes over the rooms whose lease ran out).
-    lease_renew_seconds: float = 2.0
+    lease_renew_seconds: float = 1.5
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False
 
