@@ -294,3 +294,27 @@ def test_a_bot_turn_at_the_old_owner_writes_nothing(app_factory: Callable[..., F
                      headers=seat)
         _clocks_stop_at_the_old_owner(app, client, url, host["code"], host["token"],
                                       player_cls)
+
+
+def test_the_fence_adds_no_statement_to_an_action(app_factory: Callable[..., FastAPI],
+                                                  url: str, table_cls: Any) -> None:
+    """An action's write is still three statements (the room's version, fenced; the log row;
+    the deadline): the fence rides in the first, no lease read or lock beside it."""
+    from sqlalchemy import event
+
+    app = app_factory(url)
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement.split(None, 1)[0].upper())
+
+    with _serving(app) as client, table_cls(client, 2) as table:
+        client.portal.call(app.state.rooms.keeper.stop)  # no renewal in the count
+        table.connect()
+        engine = app.state.db.engine
+        event.listen(engine, "before_cursor_execute", record)
+        try:
+            assert table.step(random.Random(1))
+        finally:
+            event.remove(engine, "before_cursor_execute", record)
+    assert [s for s in seen if s not in ("BEGIN", "COMMIT")] == ["UPDATE", "INSERT", "UPDATE"]

@@ -100,7 +100,7 @@ class Rooms:
                 log.exception("room %s could not be restored", loaded.room["code"])
                 continue
             old = self.rooms.get(room.code)
-            if old is not None:  # our own lease ran out and we took it again: the log rules
+            if old is not None:  # a stale copy whose loss we had not noticed: the log rules
                 self.play.drop(old)
             self.rooms[room.code] = room
             self.play.arm(room)
