@@ -21,7 +21,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from yanniv.db.session import Database
 from yanniv.profiles import api as profiles_api
-from yanniv.server import http_games, http_rooms, ws
+from yanniv.server import http_games, http_health, http_rooms, ws
 from yanniv.server.app import install_error_handlers
 from yanniv.server.limits import BodyLimitMiddleware
 from yanniv.server.logs import redact_tokens
@@ -59,7 +59,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
         try:
             yield
         finally:
-            rooms.close()
+            await rooms.stop()
             db.close()
 
     app = FastAPI(title="Yanniv", lifespan=lifespan)
@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
     # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
     # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list())
+    app.include_router(http_health.router)
     app.include_router(http_rooms.router)
     app.include_router(http_games.router)
     app.include_router(ws.router)

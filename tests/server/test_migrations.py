@@ -16,7 +16,7 @@ from yanniv.db.migrate import upgrade
 from yanniv.db.session import Database
 from yanniv.profiles.identity import hash_secret
 
-SERVER_TABLES = {"rooms", "room_seats", "room_matches", "room_actions"}
+SERVER_TABLES = {"rooms", "room_seats", "room_matches", "room_actions", "room_leases"}
 
 
 def _table_of(diff: object) -> str | None:

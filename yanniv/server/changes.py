@@ -6,6 +6,10 @@ only when that write succeeded does memory change, so a failed write leaves the 
 it was and the client that asked gets `server_error` with nothing changed (nobody else hears of
 it). Keeping this order in one function is what lets the lobby, play and idle modules stay
 short without one of them forgetting a step.
+
+A write refused because another process took the room's lease (`leases.LeaseLost`) is not a
+passing trouble: the room is dropped from this process (`lost`) and the client that asked
+gets `room_moved`; its socket is closed so it reconnects to the room's new owner.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any, TypeVar
 from yanniv.db.session import Database
 from yanniv.engine.events import Event
 from yanniv.server.errors import game_error
+from yanniv.server.leases import LeaseLost
 from yanniv.server.room import Room
 
 log = logging.getLogger(__name__)
@@ -51,6 +56,7 @@ async def change_room(
     ack: Callable[[], None] | None = None,
     announce: bool = True,
     write_async: Callable[[dict[str, Any]], Awaitable[T]] | None = None,
+    lost: Callable[[Room], None] | None = None,
     **row: Any,
 ) -> T:
     """Change `room` (call under its lock), in this order:
@@ -59,7 +65,8 @@ async def change_room(
        database thread and returns what `commit` needs (a new match's id…) — or to
        `write_async`, awaited on the loop, which returns once its transaction committed (the
        action log's group commit, `writer.ActionWriter`);
-    2. if the write failed: logged, `server_error` raised, memory untouched;
+    2. if the write failed: logged, `server_error` raised, memory untouched; if it was
+       refused for a lost lease, `lost(room)` drops the room and `room_moved` is raised;
     3. memory takes the new version, status and host, then `commit(result)` changes the rest
        (seats, settings, match, timers) — no await in between, so nobody sees half of it;
     4. `ack` answers the client that asked (before the others, so its `ack` precedes its
@@ -73,6 +80,12 @@ async def change_room(
         else:
             assert write is not None
             result = await db.run(write, snapshot)
+    except LeaseLost:
+        log.warning("room %s: its lease was taken by another process, %s not written; "
+                    "dropping the room", room.code, what)
+        if lost is not None:
+            lost(room)
+        raise game_error("room_moved") from None
     except Exception:
         log.exception("room %s: writing %s failed", room.code, what)
         raise game_error("server_error") from None

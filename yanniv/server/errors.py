@@ -222,6 +222,12 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Trop d'essais : réessayez dans quelques minutes.",
         "Too many attempts: try again in a few minutes.",
     ),
+    "room_moved": (
+        503,
+        "Cette salle est maintenant servie par un autre serveur : rien n'a été joué, "
+        "reconnectez-vous.",
+        "This room is now served by another server: nothing was played, reconnect.",
+    ),
     "server_error": (
         500,
         "Erreur du serveur : rien n'a été joué, réessayez.",

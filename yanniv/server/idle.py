@@ -33,13 +33,16 @@ class IdleRooms:
     """One pending close per deserted room of `rooms` (shared with the registry)."""
 
     def __init__(self, db: Database, store: RoomStore, rooms: dict[str, Room],
-                 settings: Settings, disarm: Callable[[Room], None]) -> None:
+                 settings: Settings, disarm: Callable[[Room], None],
+                 drop: Callable[[Room], None]) -> None:
         self.db = db
         self.store = store
         self.rooms = rooms
         self.settings = settings
         #: Stops a room's deadline and bot turn (from `Play`) when it closes.
         self.disarm = disarm
+        #: Forgets a room whose lease another process took (from `Play`).
+        self.drop = drop
         #: Rooms with no person connected: closed when the handle fires.
         self._deserted: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -104,9 +107,11 @@ class IdleRooms:
                 await change_room(
                     self.db, room, lambda snapshot: self.store.close_room(snapshot, abandoned),
                     commit, what="its closing", announce=False, status="closed",
+                    lost=self.drop,
                 )
             except GameError:
-                self.watch_humans(room)
+                if self.rooms.get(room.code) is room:
+                    self.watch_humans(room)
                 return
             log.info("room %s closed: no person connected (%s)", room.code,
                      "computer players only" if room.bot_seats() else "idle")

@@ -78,7 +78,8 @@ class Lobby:
                         settings=default_settings(game, public=public), version=1,
                         created_at=now, updated_at=now, seats=[seat])
             try:
-                await self.db.run(self.store.create_room, room.row(), seat.row())
+                room.lease_epoch = await self.db.run(self.store.create_room, room.row(),
+                                                     seat.row())
             except IntegrityError:  # code used by an old room in the database
                 continue
             self.rooms[code] = room
@@ -127,7 +128,7 @@ class Lobby:
         """Persist a new seat, then show it to everyone (call under the room's lock)."""
         await change_room(
             self.db, room, lambda snapshot: self.store.add_seat(snapshot, seat.row()),
-            lambda _: room.seats.append(seat), what="a new seat",
+            lambda _: room.seats.append(seat), what="a new seat", lost=self.play.drop,
         )
         self.idle.watch_humans(room)  # a table nobody connects to leaves no room behind
 
@@ -160,6 +161,7 @@ class Lobby:
             await change_room(
                 self.db, room, lambda snapshot: self.store.update_room(snapshot, rows), commit,
                 what="a seat's removal", host_seat=host, settings=settings.model_dump(),
+                lost=self.play.drop,
             )
 
     # ------------------------------------------------------------ settings, start, rematch
@@ -191,7 +193,7 @@ class Lobby:
             await change_room(
                 self.db, room, lambda snapshot: self.store.update_room(snapshot), commit,
                 what="settings", settings=settings.model_dump(), public=settings.public,
-                game=game.id,
+                game=game.id, lost=self.play.drop,
             )
 
     async def start(self, room: Room, actor: Seat) -> None:
@@ -232,6 +234,7 @@ class Lobby:
             await change_room(
                 self.db, room, lambda snapshot: self.store.start_match(snapshot, match_row),
                 commit, what="the match's start", events=events, status="playing",
+                lost=self.play.drop,
             )
 
     async def rematch(self, room: Room, actor: Seat) -> None:
@@ -246,7 +249,7 @@ class Lobby:
 
             await change_room(
                 self.db, room, lambda snapshot: self.store.update_room(snapshot), commit,
-                what="a rematch", status="waiting",
+                what="a rematch", status="waiting", lost=self.play.drop,
             )
 
 

@@ -109,3 +109,20 @@ class RoomActionRow(Base):
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     by_timer: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoomLeaseRow(Base):
+    """Which server process serves a room (docs/cluster.md): one row per room, taken with
+    epoch + 1 on every take-over. Every write of the room is fenced on (owner, epoch), so a
+    process that lost the lease can never write; `expires_ms` (the database's clock, epoch
+    ms) only says when another process may take it."""
+
+    __tablename__ = "room_leases"
+
+    room_code: Mapped[str] = mapped_column(
+        ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True
+    )
+    #: The holding process's id (`leases.process_id`); empty: nobody yet.
+    owner: Mapped[str] = mapped_column(String(64))
+    epoch: Mapped[int] = mapped_column(Integer)
+    expires_ms: Mapped[int] = mapped_column(BigInteger)

@@ -8,6 +8,7 @@ the lobby (start, rematch).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -65,6 +66,19 @@ class Play:
     def close(self) -> None:
         self.timers.close()
         self.bot_turns.close()
+
+    def drop(self, room: Room) -> None:
+        """Forget a room another process now serves (its lease was taken): out of the
+        registry, its clocks stopped at once; its sockets closed with 1012 (reconnect) on the
+        loop's next turn, so the client whose action was refused first gets its error."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        self.disarm(room)
+        asyncio.get_running_loop().call_soon(_close_sockets, room)
+
+    def serves(self, room: Room) -> bool:
+        """Whether `room` is still this process's (not dropped, closed or replaced)."""
+        return self.rooms.get(room.code) is room
 
     # ------------------------------------------------------------ a person's action
 
@@ -147,7 +161,7 @@ class Play:
         await change_room(
             self.db, room, write, commit, what=f"step {step}", events=events, ack=ack,
             status="finished" if over else room.status,
-            write_async=None if over else write_async,
+            write_async=None if over else write_async, lost=self.drop,
         )
 
     # ------------------------------------------------------------ out of time
@@ -170,8 +184,9 @@ class Play:
             try:
                 await self.commit_action(room, match, new_state, events, action, seat, None)
             except GameError:
-                match.deadline_ms = now_ms() + 2000  # database trouble: try again shortly
-                self.timers.arm(room)
+                if self.serves(room):  # database trouble: try again shortly
+                    match.deadline_ms = now_ms() + 2000
+                    self.timers.arm(room)
 
     # ------------------------------------------------------------ computer players
 
@@ -196,7 +211,13 @@ class Play:
                 await self.commit_action(room, match, new_state, events, action, seat.seat,
                                          None, by_timer=False)
             except GameError:  # database trouble: the bot tries again shortly
-                self.bot_turns.schedule(room, bots.RETRY_SECONDS)
+                if self.serves(room):
+                    self.bot_turns.schedule(room, bots.RETRY_SECONDS)
+
+
+def _close_sockets(room: Room) -> None:
+    for conn in list(room.connections):
+        conn.close(1012)
 
 
 def _fingerprint(game: Game, version: int, action_data: object) -> bytes | None:

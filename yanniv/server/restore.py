@@ -26,6 +26,7 @@ def restore_room(loaded: LoadedRoom) -> Room:
         settings=settings, game=game, version=data["version"],
         created_at=aware(data["created_at"]), updated_at=aware(data["updated_at"]),
         seats=[Seat(**{**s, "joined_at": aware(s["joined_at"])}) for s in loaded.seats],
+        lease_epoch=data["lease_epoch"],
     )
     m = loaded.match
     if m is not None and room.status != "waiting":

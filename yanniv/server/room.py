@@ -93,6 +93,8 @@ class Room:
     #: The game this room plays (`settings` names it); views go through its encoder.
     game: Game = field(default_factory=lambda: get_game(DEFAULT_GAME))
     encoder: Any = None
+    #: The epoch of this process's lease on the room (`leases`): every write is fenced on it.
+    lease_epoch: int = 0
     _settings_cache: tuple[RoomSettings, dict[str, Any], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
@@ -142,6 +144,7 @@ class Room:
             "status": self.status,
             "host_seat": self.host_seat, "settings": self.settings_data(),
             "version": self.version, "created_at": self.created_at, "updated_at": self.updated_at,
+            "lease_epoch": self.lease_epoch,
         }
 
     # ------------------------------------------------------------ what clients receive

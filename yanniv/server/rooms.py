@@ -5,27 +5,36 @@ new version → write → commit in memory → broadcast): `lobby` (create, join
 start, rematch), `play` (actions, deadlines, bots' moves), `restore` (rooms brought back at
 start), `idle` (rooms nobody plays in), `results` (the finished match for profiles). This
 facade wires them on one shared `rooms` dict and keeps the routes and tests to one name.
+
+A room is in that dict only while this process holds its lease (`leases`, docs/cluster.md):
+rooms are loaded once their lease is taken, and dropped when it is lost; the `keeper` renews
+the leases and, in a cluster, takes over the rooms of a process that died.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from yanniv.db.session import Database
 from yanniv.server.changes import utcnow
 from yanniv.server.connections import Connection
 from yanniv.server.idle import IdleRooms
+from yanniv.server.keeper import LeaseKeeper
+from yanniv.server.leases import Leases, process_id
 from yanniv.server.lobby import Lobby
 from yanniv.server.play import Play
 from yanniv.server.restore import restore_room
 from yanniv.server.room import Room, Seat
 from yanniv.server.settings import Settings
-from yanniv.server.store import RoomStore
+from yanniv.server.store import LoadedRoom, RoomStore
 
 log = logging.getLogger(__name__)
+#: Most rooms one claim takes over (the rest wait for the next renewal period), so restoring
+#: a dead process's rooms never stalls this process's loop for long.
+CLAIM_BATCH = 200
 
 
 class Rooms:
@@ -34,10 +43,17 @@ class Rooms:
     def __init__(self, db: Database, settings: Settings) -> None:
         self.db = db
         self.settings = settings
-        self.store = RoomStore(db.sessions)
+        self.leases = Leases(db.engine, process_id(), int(settings.lease_seconds * 1000))
+        self.store = RoomStore(db.sessions, self.leases)
         self.rooms: dict[str, Room] = {}
         self.play = Play(db, self.store, self.rooms, settings)
-        self.idle = IdleRooms(db, self.store, self.rooms, settings, self.play.disarm)
+        self.idle = IdleRooms(db, self.store, self.rooms, settings, self.play.disarm,
+                              self.play.drop)
+        self.keeper = LeaseKeeper(
+            db, self.leases, settings.lease_renew_seconds, settings.lease_seconds,
+            held=lambda: {code: room.lease_epoch for code, room in self.rooms.items()},
+            lost=self._lost, claim=self._take_over if settings.cluster else None,
+        )
         self.lobby = Lobby(db, self.store, self.rooms, self.play, self.idle)
         self.timers = self.play.timers
         self.bot_turns = self.play.bot_turns
@@ -63,18 +79,46 @@ class Rooms:
     # ------------------------------------------------------------ life cycle
 
     async def load(self) -> None:
-        """Bring back every waiting, playing and recently finished room, replaying match logs."""
-        since = utcnow() - timedelta(hours=self.settings.keep_finished_hours)
-        for loaded in await self.db.run(self.store.load, since):
+        """Take the leases of the waiting, playing and recently finished rooms (alone: all of
+        them; in a cluster: those nobody holds), bring those rooms back by replaying their
+        match logs, and start renewing the leases."""
+        since = self._live_since()
+        await self.db.run(self.leases.add_missing, since)
+        epochs = await self.db.run(self.leases.claim, since, not self.settings.cluster)
+        self._restore(await self.db.run(self.store.load, epochs))
+        log.info("loaded %d rooms (process %s)", len(self.rooms), self.leases.owner)
+        self.keeper.start()
+
+    def _live_since(self) -> datetime:
+        return utcnow() - timedelta(hours=self.settings.keep_finished_hours)
+
+    def _restore(self, loaded_rooms: list[LoadedRoom]) -> None:
+        for loaded in loaded_rooms:
             try:
                 room = restore_room(loaded)
             except Exception:  # e.g. a log the current rules refuse: keep the others running
                 log.exception("room %s could not be restored", loaded.room["code"])
                 continue
+            old = self.rooms.get(room.code)
+            if old is not None:  # a stale copy whose loss we had not noticed: the log rules
+                self.play.drop(old)
             self.rooms[room.code] = room
             self.play.arm(room)
             self.idle.watch_humans(room, idle_since=room.updated_at)
-        log.info("loaded %d rooms", len(self.rooms))
+
+    async def _take_over(self) -> int:
+        """Take the rooms whose lease ran out (their process died or stopped)."""
+        epochs = await self.db.run(self.leases.claim, self._live_since(), False, CLAIM_BATCH)
+        if epochs:
+            self._restore(await self.db.run(self.store.load, epochs))
+        return len(epochs)
+
+    def _lost(self, code: str, epoch: int) -> None:
+        """A renewal found the lease of `code` taken: drop the room if it is still that one."""
+        room = self.rooms.get(code)
+        if room is not None and room.lease_epoch == epoch:
+            log.warning("room %s: its lease was taken by another process; dropping it", code)
+            self.play.drop(room)
 
     def close(self) -> None:
         """Stop timers and tell every socket the server is going away (1012: restart)."""
@@ -83,6 +127,20 @@ class Rooms:
         for room in self.rooms.values():
             for conn in list(room.connections):
                 conn.close(1012)
+
+    async def stop(self) -> None:
+        """A graceful stop: no more renewals, timers stopped, sockets told to reconnect
+        (`close`), then the leases let go, so another process takes the rooms at once
+        instead of after their expiry."""
+        await self.keeper.stop()
+        self.close()
+        codes = list(self.rooms)
+        if not codes:
+            return
+        try:
+            await self.db.run(self.leases.release, codes)
+        except Exception:  # they will simply run out
+            log.exception("releasing %d room leases failed", len(codes))
 
     # ------------------------------------------------------------ lookups
 

@@ -81,6 +81,16 @@ class Settings(BaseSettings):
     #: A waiting or playing room with nobody connected for this long is closed (its match
     #: abandoned), so abandoned rooms do not pile up in memory and in every restart.
     idle_room_hours: float = 24.0
+    #: Several server processes share the database (docs/cluster.md): at start a process takes
+    #: only the rooms whose lease nobody holds, and later takes over those whose lease runs
+    #: out. Off (one process, the default): it takes every live room's lease at start.
+    cluster: bool = False
+    #: Seconds a room's lease lasts without renewal: how long the rooms of a process that
+    #: died wait before another process takes them over.
+    lease_seconds: float = 5.0
+    #: Seconds between renewals of this process's leases (in a cluster, each renewal also
+    #: takes over the rooms whose lease ran out).
+    lease_renew_seconds: float = 1.5
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False
 
@@ -97,6 +107,13 @@ class Settings(BaseSettings):
     def _room_has_spectator_places(self) -> Settings:
         if self.max_sockets_per_room <= MOST_SEATS * self.max_sockets_per_seat:
             raise ValueError("max_sockets_per_room must exceed MOST_SEATS * max_sockets_per_seat")
+        return self
+
+    @model_validator(mode="after")
+    def _renewal_within_lease(self) -> Settings:
+        """Two renewals must fit in a lease, so one late renewal does not lose the rooms."""
+        if not 0 < 2 * self.lease_renew_seconds <= self.lease_seconds:
+            raise ValueError("lease_renew_seconds must be positive and at most lease_seconds / 2")
         return self
 
     def trusted_proxy_list(self) -> list[str]:

@@ -2,6 +2,8 @@
 
 Every function takes plain values (snapshots made under the room lock) and does one
 transaction. The action log is appended before the server answers or broadcasts anything.
+Every write of an existing room saves its row first, fenced on the room's lease
+(`leases.held_by`): a process that lost the lease gets `LeaseLost` and nothing is written.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, Table, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from yanniv.profiles.types import FinishedMatch
+from yanniv.server.leases import CHUNK, LeaseLost, Leases, held_by
 from yanniv.server.models import RoomActionRow, RoomMatchRow, RoomRow, RoomSeatRow
 
 log = logging.getLogger(__name__)
@@ -31,14 +34,14 @@ _SET_DEADLINE = (
 )
 _SET_ROOM = (
     update(_ROOMS)
-    .where(_ROOMS.c.code == bindparam("b_code"))
+    .where(_ROOMS.c.code == bindparam("b_code"), held_by())
     .values({name: bindparam(f"b_{name}") for name in _ROOM_FIELDS})
 )
 #: What an action changes in its room's row: not the settings (a JSON text) nor the host.
 _ACTION_ROOM_FIELDS = ("status", "version", "updated_at")
 _SET_ROOM_VERSION = (
     update(_ROOMS)
-    .where(_ROOMS.c.code == bindparam("b_code"))
+    .where(_ROOMS.c.code == bindparam("b_code"), held_by())
     .values({name: bindparam(f"b_{name}") for name in _ACTION_ROOM_FIELDS})
 )
 
@@ -85,11 +88,23 @@ def _room_values(room: dict[str, Any]) -> dict[str, Any]:
 
 
 class RoomStore:
-    """The server's tables, through one session factory."""
+    """The server's tables, through one session factory; rooms written under `leases`."""
 
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
+    def __init__(self, sessions: sessionmaker[Session], leases: Leases) -> None:
         self.sessions = sessions
         self.engine: Engine = sessions.kw["bind"]
+        self.leases = leases
+
+    def _save(self, conn: Connection | Session, room: dict[str, Any]) -> None:
+        """Save the room's row, fenced: `LeaseLost` (the transaction then rolls back) unless
+        this process still holds the lease it read the room under. First in its transaction:
+        on PostgreSQL it locks the lease row for the rest of it."""
+        result = conn.execute(_SET_ROOM, {
+            **self.leases.fence(room["code"], room["lease_epoch"]),
+            **{f"b_{k}": v for k, v in _room_values(room).items()},
+        })
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise LeaseLost(room["code"])
 
     # ------------------------------------------------------------ pseudos (profiles)
 
@@ -102,22 +117,23 @@ class RoomStore:
 
     # ------------------------------------------------------------ rooms and seats
 
-    def create_room(self, room: dict[str, Any], seat: dict[str, Any]) -> None:
-        """Insert a room and its host's seat; IntegrityError if the code is already used."""
+    def create_room(self, room: dict[str, Any], seat: dict[str, Any]) -> int:
+        """Insert a room, its lease (ours) and its host's seat; returns the lease's epoch.
+        IntegrityError if the code is already used."""
         with self.sessions.begin() as session:
             session.add(RoomRow(code=room["code"], created_at=room["created_at"],
                                 **_room_values(room)))
             session.flush()
+            epoch = self.leases.insert(session.connection(), room["code"])
             session.add(RoomSeatRow(room_code=room["code"], **seat))
+            return epoch
 
     def update_room(
         self, room: dict[str, Any], seats: list[dict[str, Any]] | None = None
     ) -> None:
         """Save the room's row; with `seats`, replace its seats too (they may be renumbered)."""
         with self.sessions.begin() as session:
-            session.execute(
-                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
-            )
+            self._save(session, room)
             if seats is not None:
                 session.execute(delete(RoomSeatRow).where(RoomSeatRow.room_code == room["code"]))
                 session.flush()
@@ -125,17 +141,13 @@ class RoomStore:
 
     def add_seat(self, room: dict[str, Any], seat: dict[str, Any]) -> None:
         with self.sessions.begin() as session:
-            session.execute(
-                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
-            )
+            self._save(session, room)
             session.add(RoomSeatRow(room_code=room["code"], **seat))
 
     def close_room(self, room: dict[str, Any], abandoned_match: int | None) -> None:
         """Mark the room closed (never reloaded) and its unfinished match abandoned."""
         with self.sessions.begin() as session:
-            session.execute(
-                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
-            )
+            self._save(session, room)
             if abandoned_match is not None:
                 session.execute(
                     update(_MATCHES).where(_MATCHES.c.id == abandoned_match)
@@ -147,11 +159,9 @@ class RoomStore:
     def start_match(self, room: dict[str, Any], match: dict[str, Any]) -> int:
         """Insert the match (seed, config, first deadline) and save the room; returns its id."""
         with self.sessions.begin() as session:
+            self._save(session, room)
             row = RoomMatchRow(room_code=room["code"], status="playing", **match)
             session.add(row)
-            session.execute(
-                update(RoomRow).where(RoomRow.code == room["code"]).values(**_room_values(room))
-            )
             session.flush()
             return row.id
 
@@ -170,12 +180,12 @@ class RoomStore:
         whose record needs a session: this runs for every action."""
         if finished is None:
             with self.engine.begin() as conn:
+                self._save(conn, room)
                 conn.execute(_INSERT_ACTION, {"match_id": match_id, **action})
                 conn.execute(_SET_DEADLINE, {"b_id": match_id, "b_deadline_ms": deadline_ms})
-                conn.execute(_SET_ROOM, {"b_code": room["code"],
-                                         **{f"b_{k}": v for k, v in _room_values(room).items()}})
             return None
         with self.sessions.begin() as session:
+            self._save(session, room)
             session.execute(insert(_ACTIONS).values(match_id=match_id, **action))
             values: dict[str, Any] = {"deadline_ms": deadline_ms}
             record_id = None
@@ -189,22 +199,25 @@ class RoomStore:
                 record_id = self._record(session, finished)
                 values["record_id"] = record_id
             session.execute(update(_MATCHES).where(_MATCHES.c.id == match_id).values(**values))
-            session.execute(
-                update(_ROOMS).where(_ROOMS.c.code == room["code"]).values(**_room_values(room))
-            )
             return record_id
 
     def append_actions(self, writes: list[ActionWrite]) -> None:
-        """Log many rooms' actions (none the last of its match) in one transaction: the rows,
-        the matches' deadlines and the rooms' versions, each one prepared `executemany`."""
+        """Log many rooms' actions (none the last of its match) in one transaction: the rooms'
+        versions (fenced: first, so a lost lease costs nothing more), the rows and the matches'
+        deadlines, each one prepared `executemany`. `LeaseLost` if any room's lease is gone
+        (nothing is written; the writer then tries them one by one)."""
+        fence = self.leases.fence
         with self.engine.begin() as conn:
+            saved = conn.execute(_SET_ROOM_VERSION, [
+                {**fence(w.room["code"], w.room["lease_epoch"]),
+                 **{f"b_{k}": w.room[k] for k in _ACTION_ROOM_FIELDS}}
+                for w in writes
+            ])
+            if saved.rowcount != len(writes):  # one room per batch at most: its lock is held
+                raise LeaseLost(", ".join(w.room["code"] for w in writes))
             conn.execute(_INSERT_ACTION, [{"match_id": w.match_id, **w.action} for w in writes])
             conn.execute(_SET_DEADLINE, [{"b_id": w.match_id, "b_deadline_ms": w.deadline_ms}
                                          for w in writes])
-            conn.execute(_SET_ROOM_VERSION, [
-                {"b_code": w.room["code"], **{f"b_{k}": w.room[k] for k in _ACTION_ROOM_FIELDS}}
-                for w in writes
-            ])
 
     @staticmethod
     def _record(session: Session, finished: FinishedMatch) -> int | None:
@@ -220,16 +233,14 @@ class RoomStore:
 
     # ------------------------------------------------------------ restart
 
-    def load(self, finished_since: datetime) -> list[LoadedRoom]:
-        """Rooms waiting or in play, and rooms finished since `finished_since`, with their seats
+    def load(self, epochs: dict[str, int]) -> list[LoadedRoom]:
+        """The rooms of `epochs` (code → the epoch of the lease just taken), with their seats
         and latest match (seed, config and full action log)."""
+        codes = list(epochs)
         with self.sessions() as session:
-            rooms = session.scalars(
-                select(RoomRow).where(
-                    RoomRow.status.in_(("waiting", "playing"))
-                    | ((RoomRow.status == "finished") & (RoomRow.updated_at >= finished_since))
-                )
-            ).all()
+            rooms = [row for start in range(0, len(codes), CHUNK)
+                     for row in session.scalars(
+                         select(RoomRow).where(RoomRow.code.in_(codes[start:start + CHUNK])))]
             loaded = []
             for row in rooms:
                 seats = session.scalars(
@@ -247,7 +258,7 @@ class RoomStore:
                             "status": row.status,
                             "host_seat": row.host_seat, "settings": row.settings,
                             "version": row.version, "created_at": row.created_at,
-                            "updated_at": row.updated_at,
+                            "updated_at": row.updated_at, "lease_epoch": epochs[row.code],
                         },
                         seats=[
                             {

@@ -10,7 +10,8 @@ ones that arrive meanwhile form the next batch, so batches grow only when the wr
 Persist before acknowledging holds exactly as before: `append` returns only once the
 transaction holding that action has committed, and raises if it did not (the caller then
 changes nothing and answers `server_error`). A failed batch is retried one action at a time,
-so one bad row fails only its own room.
+so one bad row fails only its own room, and one room whose lease was taken by another process
+(`leases.LeaseLost`, raised to that room's caller as it is) fails only itself.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import asyncio
 import logging
 
 from yanniv.db.session import Database
+from yanniv.server.leases import LeaseLost
 from yanniv.server.store import ActionWrite, RoomStore
 
 log = logging.getLogger(__name__)
@@ -63,8 +65,11 @@ class ActionWriter:
     async def _write(self, batch: list[tuple[ActionWrite, asyncio.Future[None]]]) -> None:
         try:
             await self.db.run(self.store.append_actions, [w for w, _ in batch])
-        except Exception:
+        except Exception as exc:
             if len(batch) == 1:
+                if isinstance(exc, LeaseLost):
+                    _settle(batch[0][1], exc)
+                    return
                 log.exception("room %s: writing an action failed", batch[0][0].room["code"])
                 _settle(batch[0][1], RuntimeError("action write failed"))
                 return

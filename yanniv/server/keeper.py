@@ -1,0 +1,83 @@
+"""The lease keeper: a background task that renews this process's room leases every few seconds,
+drops the rooms whose lease another process took, and, in a cluster, takes over the rooms
+whose lease ran out (their process died or stopped).
+
+One renewal is one statement for all the rooms held, never a statement per action: the hot
+path only carries the fence (`leases.held_by`). Losing a lease here or at a write ends the
+same way, the room dropped from memory (`lost`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from yanniv.db.session import Database
+from yanniv.server.leases import Leases
+
+log = logging.getLogger(__name__)
+
+
+class LeaseKeeper:
+    """Renews `held()` (code → epoch) every `interval` seconds; `lost(code, epoch)` for each
+    lease no longer ours; then `claim()` (None outside a cluster) takes over expired ones."""
+
+    def __init__(self, db: Database, leases: Leases, interval: float, ttl: float,
+                 held: Callable[[], dict[str, int]], lost: Callable[[str, int], None],
+                 claim: Callable[[], Awaitable[int]] | None) -> None:
+        self.db = db
+        self.leases = leases
+        self.interval = interval
+        self.ttl = ttl
+        self.held = held
+        self.lost = lost
+        self.claim = claim
+        self._task: asyncio.Task[None] | None = None
+        #: `time.monotonic()` of the last renewal that reached the database.
+        self.renewed_at = 0.0
+
+    def start(self) -> None:
+        """Run from now on (the leases were just taken: they count as renewed)."""
+        self.renewed_at = time.monotonic()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def ready(self) -> bool:
+        """Running, and the leases renewed recently enough to still be ours."""
+        return (self._task is not None and not self._task.done()
+                and time.monotonic() - self.renewed_at < self.ttl)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await self.tick()
+            except Exception as exc:  # the database is away: again next time (writes are fenced)
+                log.warning("renewing the room leases failed: %s", exc)
+
+    async def tick(self) -> None:
+        """One renewal, then one claim of expired leases (in a cluster)."""
+        held = self.held()
+        started = time.monotonic()  # the new expiries count from no later than this
+        if held:
+            kept = await self.db.run(self.leases.renew, held)
+        else:  # nothing to renew: still prove the leases could be (readiness)
+            await self.db.run(self.leases.ping)
+            kept = set()
+        self.renewed_at = started
+        for code, epoch in held.items():
+            if code not in kept:
+                self.lost(code, epoch)
+        if self.claim is not None:
+            taken = await self.claim()
+            if taken:
+                log.info("took over %d rooms whose lease ran out", taken)

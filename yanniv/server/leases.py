@@ -1,0 +1,188 @@
+"""Room leases in the database (docs/cluster.md): which process serves each room, and the fence
+that keeps every other process from writing it.
+
+A lease row is (room, owner, epoch, expiry). A process takes a lease by setting itself as owner
+with epoch + 1; every write of a room carries `held_by()` (owner and epoch still ours) in the
+statement that saves the room's row, so a process whose lease was taken writes nothing: its
+transaction is rolled back and `LeaseLost` raised. On PostgreSQL the check locks the lease row
+`FOR KEY SHARE` and a take-over (`claim`, the one statement that changes an owner or an epoch)
+locks it `FOR UPDATE`, which conflict: a take-over waits for a write in flight, and a write
+waits for a take-over in flight and then sees the new owner. So whatever a process wrote under
+its lease is committed before the next owner reads the room. Renewals and releases change
+neither owner nor epoch and take no lock the writes wait for. SQLite runs one writer at a time.
+
+Expiries are read and set in the database's clock (`db_now_ms`), never a process's: processes
+on several machines agree on when a lease ran out whatever their clocks say. The expiry only
+decides when another process may take the lease; safety rests on the epoch alone.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    exists,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.functions import FunctionElement
+
+from yanniv.server.models import RoomLeaseRow, RoomRow
+
+_LEASES: Table = RoomLeaseRow.__table__  # type: ignore[assignment]
+_ROOMS: Table = RoomRow.__table__  # type: ignore[assignment]
+#: Codes per renewal statement (well under SQLite's limit on bound values).
+CHUNK = 500
+
+
+class LeaseLost(Exception):
+    """The room's lease is no longer this process's: another one serves the room now."""
+
+
+class db_now_ms(FunctionElement[int]):  # an SQL function, named like one
+    """The database's clock, in epoch milliseconds."""
+
+    type = BigInteger()
+    inherit_cache = True
+
+
+@compiles(db_now_ms, "postgresql")
+def _now_postgresql(_element: db_now_ms, _compiler: SQLCompiler, **_kw: Any) -> str:
+    return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+
+
+@compiles(db_now_ms, "sqlite")
+def _now_sqlite(_element: db_now_ms, _compiler: SQLCompiler, **_kw: Any) -> str:
+    return "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+
+
+def process_id() -> str:
+    """A fresh id for this serving process: its host and pid (for people reading the table)
+    and a random part (a restarted process, even with the same pid, is a new owner)."""
+    return f"{socket.gethostname()[:32]}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+
+
+def held_by() -> ColumnElement[bool]:
+    """The fence: the room's lease is still (`b_owner`, `b_epoch`); bound with `b_code`.
+    Locks the lease row on PostgreSQL until the transaction ends (see the module's text)."""
+    return exists(
+        select(_LEASES.c.room_code)
+        .where(_LEASES.c.room_code == bindparam("b_code"),
+               _LEASES.c.owner == bindparam("b_owner"),
+               _LEASES.c.epoch == bindparam("b_epoch"))
+        .with_for_update(read=True, key_share=True)
+    )
+
+
+def _live(since: datetime) -> ColumnElement[bool]:
+    """Rooms a process serves: waiting or playing, or finished since `since` (a rematch)."""
+    return or_(_ROOMS.c.status.in_(("waiting", "playing")),
+               (_ROOMS.c.status == "finished") & (_ROOMS.c.updated_at >= since))
+
+
+class Leases:
+    """This process's leases: blocking calls, run in the database threads."""
+
+    def __init__(self, engine: Engine, owner: str, ttl_ms: int) -> None:
+        self.engine = engine
+        self.owner = owner
+        self.ttl_ms = ttl_ms
+
+    def fence(self, code: str, epoch: int) -> dict[str, Any]:
+        """The bound values of `held_by()` for one room."""
+        return {"b_code": code, "b_owner": self.owner, "b_epoch": epoch}
+
+    def insert(self, conn: Connection, code: str) -> int:
+        """The lease of a room just created, in its creating transaction; returns its epoch."""
+        conn.execute(insert(_LEASES).values(room_code=code, owner=self.owner, epoch=1,
+                                            expires_ms=db_now_ms() + self.ttl_ms))
+        return 1
+
+    def add_missing(self, since: datetime) -> None:
+        """A free, expired lease for each live room without one (stored by hand, or by code
+        older than the leases), so it can be claimed; run at start. Two processes starting
+        together insert each row once."""
+        missing = (select(_ROOMS.c.code, literal(""), literal(0), literal(0))
+                   .where(_live(since), ~exists().where(_LEASES.c.room_code == _ROOMS.c.code)))
+        with self.engine.begin() as conn:
+            dialect_insert = postgresql.insert if conn.dialect.name == "postgresql" else (
+                sqlite.insert)
+            conn.execute(dialect_insert(_LEASES).from_select(
+                ["room_code", "owner", "epoch", "expires_ms"], missing).on_conflict_do_nothing())
+
+    def claim(self, since: datetime, steal: bool, limit: int | None = None) -> dict[str, int]:
+        """Take the leases of live rooms (`_live`) held by another process that ran out, or
+        with `steal` every one (a single process starting: whatever held them before is gone
+        or must be fenced off); returns code → new epoch. The rows are locked `FOR UPDATE`
+        first (waiting for writes in flight) and checked again once locked, so two claimers
+        take a lease once. Our own expired leases are left to the renewal: the rooms are in
+        our memory, and nobody wrote them since."""
+        with self.engine.begin() as conn:
+            taken = [_LEASES.c.expires_ms < db_now_ms(), _LEASES.c.owner != self.owner]
+            candidates = (select(_LEASES.c.room_code)
+                          .join(_ROOMS, _ROOMS.c.code == _LEASES.c.room_code)
+                          .where(_live(since), *([] if steal else taken))
+                          .limit(limit)
+                          .with_for_update(of=_LEASES))
+            statement = (
+                update(_LEASES)
+                .where(_LEASES.c.room_code.in_(candidates.scalar_subquery()),
+                       *([] if steal else taken))
+                .values(owner=self.owner, epoch=_LEASES.c.epoch + 1,
+                        expires_ms=db_now_ms() + self.ttl_ms)
+                .returning(_LEASES.c.room_code, _LEASES.c.epoch)
+            )
+            return {code: epoch for code, epoch in conn.execute(statement)}
+
+    def renew(self, held: dict[str, int]) -> set[str]:
+        """Extend the leases of `held` (code → epoch) still ours; returns those codes. A lease
+        that ran out but nobody took is renewed too: its epoch proves nobody wrote since."""
+        kept: set[str] = set()
+        codes = list(held)
+        with self.engine.begin() as conn:
+            for start in range(0, len(codes), CHUNK):
+                rows = conn.execute(
+                    update(_LEASES)
+                    .where(_LEASES.c.owner == self.owner,
+                           _LEASES.c.room_code.in_(codes[start:start + CHUNK]))
+                    .values(expires_ms=db_now_ms() + self.ttl_ms)
+                    .returning(_LEASES.c.room_code, _LEASES.c.epoch)
+                )
+                kept.update(code for code, epoch in rows if held.get(code) == epoch)
+        return kept
+
+    def release(self, codes: Iterable[str]) -> None:
+        """Let the leases of `codes` run out now (a graceful stop): another process takes them
+        at its next claim instead of waiting for the expiry. Owner and epoch stay: a write of
+        ours still in flight is fenced by them, not by the expiry."""
+        codes = list(codes)
+        with self.engine.begin() as conn:
+            for start in range(0, len(codes), CHUNK):
+                conn.execute(
+                    update(_LEASES)
+                    .where(_LEASES.c.owner == self.owner,
+                           _LEASES.c.room_code.in_(codes[start:start + CHUNK]))
+                    .values(expires_ms=0)
+                )
+
+    def ping(self) -> None:
+        """Raise unless the database answers (readiness)."""
+        with self.engine.connect() as conn:
+            conn.execute(select(db_now_ms()))
