@@ -51,7 +51,11 @@ from yanniv.engine.view import MatchView
 #: worlds shrink the standard errors it is counted in). Twice the work (6400, up to 300 worlds,
 #: CPU p99 74 ms) won 34.4 % [30.4, 38.7] of 500 matches vs three moyen (seed 880001; -1.23 +-
 #: 0.20 point per manche vs the others): no gain over 34.6 % [32.5, 36.7] of 2000 at 3200
-#: (seed 777001), so the budget stays; what is missing is a stronger evaluation.
+#: (seed 777001), so the budget stays; what was missing was a stronger evaluation. With
+#: rollouts that follow moyen from what the table shows (`fastsim`, 1.37x the CPU per unit),
+#: 3200 won 36.4 % [34.3, 38.5] of 2000 matches vs three moyen (seed 990017, never used for
+#: tuning; -1.27 +- 0.09 point per manche vs the others; decision p99 93.6 ms wall, 53.3 ms CPU,
+#: beside other work).
 WORK = 3200
 MAX_WORLDS = 150
 MIN_WORLDS = 8
