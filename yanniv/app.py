@@ -28,6 +28,7 @@ from yanniv.server.logs import redact_tokens
 from yanniv.server.owner import OwnerCookieMiddleware
 from yanniv.server.ratelimit import SocketCaps, WrongCodeLimiter
 from yanniv.server.rooms import Rooms
+from yanniv.server.routing import OwnerRouting
 from yanniv.server.run import ws_limits
 from yanniv.server.settings import Settings
 from yanniv.webapp import pages
@@ -82,6 +83,8 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
                        gzip_level=6)
     install_error_handlers(app, html_not_found=pages.not_found_page)
     app.add_middleware(ws.SocketShortcut)
+    if settings.cluster:  # before the shortcut: a socket for a room held elsewhere goes there
+        app.add_middleware(OwnerRouting, rooms=rooms)
     # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
     # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list())

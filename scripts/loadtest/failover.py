@@ -47,11 +47,14 @@ LIMITS = {"YANNIV_WRONG_CODE_LIMIT": "100000", "YANNIV_CODE_LOOKUP_LIMIT": "1000
           "YANNIV_FLOOD_RATE": "100000", "YANNIV_FLOOD_BURST": "100000"}
 
 
-def start(url: str, workdir: Path, lease: float, renew: float) -> Server:
-    port = free_port()
+def start(url: str, workdir: Path, lease: float, renew: float, port: int | None = None,
+          extra: dict[str, str] | None = None) -> Server:
+    """One cluster process on `port` (a free one by default), with `extra` settings."""
+    port = port or free_port()
     log = workdir / f"serve-{port}.log"
     env = {**child_env(), **LIMITS, "YANNIV_CLUSTER": "1",
-           "YANNIV_LEASE_SECONDS": str(lease), "YANNIV_LEASE_RENEW_SECONDS": str(renew)}
+           "YANNIV_LEASE_SECONDS": str(lease), "YANNIV_LEASE_RENEW_SECONDS": str(renew),
+           **(extra or {})}
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "yanniv.cli", "serve", "--host", "127.0.0.1",

@@ -126,3 +126,6 @@ class RoomLeaseRow(Base):
     owner: Mapped[str] = mapped_column(String(64))
     epoch: Mapped[int] = mapped_column(Integer)
     expires_ms: Mapped[int] = mapped_column(BigInteger)
+    #: Where the holder serves (`YANNIV_ADVERTISE_URL`): other processes send the room's
+    #: requests there. Empty: not advertised (then nobody routes to it).
+    owner_url: Mapped[str] = mapped_column(String(200), server_default="")

@@ -23,7 +23,7 @@ from yanniv.server.changes import utcnow
 from yanniv.server.connections import Connection
 from yanniv.server.idle import IdleRooms
 from yanniv.server.keeper import LeaseKeeper
-from yanniv.server.leases import Leases, process_id
+from yanniv.server.leases import Holder, Leases, process_id
 from yanniv.server.lobby import Lobby
 from yanniv.server.play import Play
 from yanniv.server.restore import restore_room
@@ -43,7 +43,8 @@ class Rooms:
     def __init__(self, db: Database, settings: Settings) -> None:
         self.db = db
         self.settings = settings
-        self.leases = Leases(db.engine, process_id(), int(settings.lease_seconds * 1000))
+        self.leases = Leases(db.engine, process_id(), int(settings.lease_seconds * 1000),
+                             settings.advertise_url.rstrip("/"))
         self.store = RoomStore(db.sessions, self.leases)
         self.rooms: dict[str, Room] = {}
         self.play = Play(db, self.store, self.rooms, settings)
@@ -146,6 +147,10 @@ class Rooms:
 
     def get(self, code: str) -> Room | None:
         return self.rooms.get(code)
+
+    async def holder(self, code: str) -> Holder | None:
+        """Who serves the live room `code` if it is not in our memory (routing, cluster)."""
+        return await self.db.run(self.leases.locate, code, self._live_since())
 
     def public_rooms(self) -> list[dict[str, Any]]:
         """Public rooms waiting for players, with a free seat and someone connected."""

@@ -91,6 +91,11 @@ class Settings(BaseSettings):
     #: Seconds between renewals of this process's leases (in a cluster, each renewal also
     #: takes over the rooms whose lease ran out).
     lease_renew_seconds: float = 1.5
+    #: This process's own address as the other processes of a cluster reach it, e.g.
+    #: `http://10.0.0.5:8000` (docs/cluster.md, routing): stored with the leases it takes, so a
+    #: request for one of its rooms that reaches another process is sent on here. Empty: the
+    #: other processes cannot send it anything (they answer `room_not_found` as alone).
+    advertise_url: str = ""
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False
 

@@ -1,0 +1,185 @@
+"""Several `yanniv serve` processes behind nginx: every room reaches its owner (issue 20).
+
+    python scripts/loadtest/balanced.py [--processes 3] [--rooms 20] [--no-advertise]
+
+Starts `--processes` processes in a cluster (`YANNIV_CLUSTER=1`) on one fresh PostgreSQL
+database, each advertising its address (`YANNIV_ADVERTISE_URL`), and nginx in front with the
+configuration `yanniv balancer-conf` prints (generated into a temporary directory, listening
+on a free 127.0.0.1 port). Through the balancer only, for each room: create it (lands on any
+process), join a second person, seat two computer players, one manche, start; then two
+socket clients per room (`crash.SeatClient`) play every match to its end. Checks:
+
+- the rooms are spread over several processes (read from `room_leases`);
+- asked directly, a process that does not serve a room answers `307` naming its owner;
+- every match finished (its summary, through the balancer, says `finished`);
+- the public rooms list is the same from every process, asked directly.
+
+`--no-advertise` starts the processes without an address: a request reaching the wrong
+process then cannot be sent on, and the run must fail (the check can fail). Every process
+started here is stopped by its PID. Prints one summary line; exits 1 on any failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from crash import POSTGRES, SeatClient
+from failover import finish, start
+from servers import ROOT, Postgres, Server, free_port, stop_pid
+
+sys.path.insert(0, str(ROOT))
+from yanniv.server.balancer import nginx_conf
+
+
+def start_nginx(workdir: Path, upstreams: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+    """nginx in the foreground (its PID is ours to stop), config and files under `workdir`."""
+    prefix = workdir / "nginx"
+    prefix.mkdir()
+    port = free_port()
+    conf = prefix / "nginx.conf"
+    conf.write_text(nginx_conf(f"127.0.0.1:{port}", upstreams, prefix))
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    proc = subprocess.Popen([nginx, "-c", str(conf), "-p", str(prefix), "-g", "daemon off;"],
+                            stdout=subprocess.DEVNULL, stderr=(prefix / "stderr.log").open("wb"))
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"nginx exited {proc.returncode}; see {prefix}/stderr.log")
+        try:
+            with urllib.request.urlopen(f"{base}/api/games", timeout=2) as answer:
+                if answer.status == 200:
+                    return proc, base
+        except OSError:
+            time.sleep(0.2)
+    stop_pid(proc)
+    raise RuntimeError("nginx did not answer")
+
+
+async def open_room(http: httpx.AsyncClient, n: int, rng: random.Random) -> list[SeatClient]:
+    """One started room of one manche: two people (the clients) and two computer players."""
+    created = await http.post("/api/rooms", json={"pseudo": f"Hote{n}"})
+    created.raise_for_status()
+    code, host = created.json()["code"], created.json()["token"]
+    joined = await http.post(f"/api/rooms/{code}/join", json={"pseudo": f"Invite{n}"})
+    joined.raise_for_status()
+    seat = {"X-Seat-Token": host}
+    for _ in range(2):
+        (await http.post(f"/api/rooms/{code}/bots", json={"level": "facile"},
+                         headers=seat)).raise_for_status()
+    (await http.patch(f"/api/rooms/{code}/settings", json={"manches": 1},
+                      headers=seat)).raise_for_status()
+    (await http.post(f"/api/rooms/{code}/start", headers=seat)).raise_for_status()
+    return [SeatClient(code, host, 0, random.Random(rng.random())),
+            SeatClient(code, joined.json()["token"], 1, random.Random(rng.random()))]
+
+
+def owners(url: str) -> dict[str, tuple[str, str]]:
+    """Room code → (its lease holder, the address it advertised), from the database."""
+    import psycopg
+
+    with psycopg.connect(url.replace("+psycopg", "")) as conn:
+        rows = conn.execute("SELECT room_code, owner, owner_url FROM room_leases").fetchall()
+    return {code: (owner, address) for code, owner, address in rows}
+
+
+async def public_lists(servers: list[Server]) -> list[list[str]]:
+    """The public room codes each process lists, asked directly."""
+    lists = []
+    for server in servers:
+        async with httpx.AsyncClient(base_url=server.base, timeout=10) as http:
+            answer = await http.get("/api/rooms/public")
+            answer.raise_for_status()
+            lists.append(sorted(room["code"] for room in answer.json()))
+    return lists
+
+
+async def scenario(url: str, servers: list[Server], base: str, rooms: int,
+                   rng: random.Random) -> dict[str, Any]:
+    problems: list[str] = []
+    clients: list[SeatClient] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for n in range(rooms):
+            try:
+                clients += await open_room(http, n, rng)
+            except httpx.HTTPStatusError as exc:
+                problems.append(f"room {n}: {exc.request.method} {exc.request.url.path} "
+                                f"answered {exc.response.status_code}")
+    held = owners(url)
+    holders = [owner for owner, _ in held.values()]
+    spread = {owner: holders.count(owner) for owner in set(holders)}
+    if len(spread) < 2:
+        problems.append(f"rooms not spread: {spread}")
+    # A process that does not hold a room names its owner.
+    for code, (_, address) in list(held.items())[:5]:
+        other = next(s for s in servers if s.base != address)
+        async with httpx.AsyncClient(base_url=other.base, timeout=10) as direct:
+            answer = await direct.get(f"/api/rooms/{code}")
+        if answer.status_code != 307 or not answer.headers.get("location", "").startswith(
+                f"{address}/api/rooms/{code}"):
+            problems.append(f"{other.base} about {code}: {answer.status_code} "
+                            f"{answer.headers.get('location')}")
+    codes = {c.code for c in clients}
+    finished = await finish(base, clients, 240.0) if clients else set()
+    if finished != codes or len(codes) < rooms:
+        problems.append(f"{len(finished)}/{rooms} matches finished")
+    lists = await public_lists(servers)
+    if any(listed != lists[0] for listed in lists):
+        problems.append(f"public lists differ: {lists}")
+    return {"spread": spread, "finished": len(finished), "problems": problems}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--rooms", type=int, default=20)
+    parser.add_argument("--postgres-url", default=POSTGRES)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-advertise", action="store_true",
+                        help="processes without YANNIV_ADVERTISE_URL: the run must fail")
+    ns = parser.parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="yanniv-balanced-"))
+    postgres = Postgres(ns.postgres_url)
+    name, url = postgres.create()
+    servers: list[Server] = []
+    nginx = None
+    started = time.monotonic()
+    try:
+        for _ in range(ns.processes):
+            port = free_port()
+            extra = {"YANNIV_TRUSTED_PROXIES": "127.0.0.1", "YANNIV_BOT_DELAY_SCALE": "0.02"}
+            if not ns.no_advertise:
+                extra["YANNIV_ADVERTISE_URL"] = f"http://127.0.0.1:{port}"
+            servers.append(start(url, workdir, 5.0, 1.5, port=port, extra=extra))
+        nginx, base = start_nginx(workdir, [f"127.0.0.1:{s.port}" for s in servers])
+        result = asyncio.run(scenario(url, servers, base, ns.rooms, random.Random(ns.seed)))
+    finally:
+        if nginx is not None:
+            stop_pid(nginx)
+        for server in servers:
+            stop_pid(server.proc)
+        postgres.drop(name)
+        shutil.rmtree(workdir, ignore_errors=True)
+    problems = result["problems"]
+    print(f"{ns.processes} processes behind nginx, {ns.rooms} rooms: owners "
+          f"{sorted(result['spread'].values(), reverse=True)}, {result['finished']}/{ns.rooms} "
+          f"matches finished in {time.monotonic() - started:.1f} s; "
+          f"{len(problems)} problems" + "".join(f"\n  {p}" for p in problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
