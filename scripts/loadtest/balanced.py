@@ -11,8 +11,10 @@ socket clients per room (`crash.SeatClient`) play every match to its end. Checks
 
 - the rooms are spread over several processes (read from `room_leases`);
 - asked directly, a process that does not serve a room answers `307` naming its owner;
+- four public rooms opened through the balancer, their hosts connected, are listed by every
+  process asked directly (`/api/rooms/public`, read from the database in a cluster);
 - every match finished (its summary, through the balancer, says `finished`);
-- the public rooms list is the same from every process, asked directly.
+- at the end the public list is the same from every process (empty: the hosts left).
 
 `--no-advertise` starts the processes without an address: a request reaching the wrong
 process then cannot be sent on, and the run must fail (the check can fail). Every process
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import shutil
 import subprocess
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from crash import POSTGRES, SeatClient
@@ -96,6 +100,29 @@ def owners(url: str) -> dict[str, tuple[str, str]]:
     return {code: (owner, address) for code, owner, address in rows}
 
 
+async def listed_everywhere(servers: list[Server], base: str, rooms: int) -> str | None:
+    """Open `rooms` public rooms through the balancer, their hosts connected: every process,
+    asked directly, must list exactly them (within a few renewals). None, or the problem."""
+    codes: list[str] = []
+    async with contextlib.AsyncExitStack() as stack, \
+            httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for n in range(rooms):
+            created = (await http.post("/api/rooms", json={"pseudo": f"Public{n}",
+                                                            "public": True})).json()
+            codes.append(created["code"])
+            ws = await stack.enter_async_context(connect(
+                f"{base.replace('http', 'ws', 1)}/ws/{created['code']}?token={created['token']}"))
+            await ws.recv()
+        lists: list[list[str]] = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            lists = await public_lists(servers)
+            if all(listed == sorted(codes) for listed in lists):
+                return None
+            await asyncio.sleep(0.2)
+    return f"public lists {lists}, expected {sorted(codes)} from each"
+
+
 async def public_lists(servers: list[Server]) -> list[list[str]]:
     """The public room codes each process lists, asked directly."""
     lists = []
@@ -132,6 +159,9 @@ async def scenario(url: str, servers: list[Server], base: str, rooms: int,
                 f"{address}/api/rooms/{code}"):
             problems.append(f"{other.base} about {code}: {answer.status_code} "
                             f"{answer.headers.get('location')}")
+    listed = await listed_everywhere(servers, base, 4)
+    if listed is not None:
+        problems.append(listed)
     codes = {c.code for c in clients}
     finished = await finish(base, clients, 240.0) if clients else set()
     if finished != codes or len(codes) < rooms:

@@ -160,23 +160,27 @@ class Leases:
                 .where(_LEASES.c.room_code.in_(candidates.scalar_subquery()),
                        *([] if steal else taken))
                 .values(owner=self.owner, epoch=_LEASES.c.epoch + 1,
-                        expires_ms=db_now_ms() + self.ttl_ms, owner_url=self.url)
+                        expires_ms=db_now_ms() + self.ttl_ms, owner_url=self.url,
+                        listed=False)
                 .returning(_LEASES.c.room_code, _LEASES.c.epoch)
             )
             return {code: epoch for code, epoch in conn.execute(statement)}
 
-    def renew(self, held: dict[str, int]) -> set[str]:
+    def renew(self, held: dict[str, int], listed: Iterable[str] = ()) -> set[str]:
         """Extend the leases of `held` (code → epoch) still ours; returns those codes. A lease
-        that ran out but nobody took is renewed too: its epoch proves nobody wrote since."""
+        that ran out but nobody took is renewed too: its epoch proves nobody wrote since.
+        The same statement marks which of them we list among the public rooms (`listed`)."""
         kept: set[str] = set()
         codes = list(held)
+        shown = set(listed)
         with self.engine.begin() as conn:
             for start in range(0, len(codes), CHUNK):
+                chunk = codes[start:start + CHUNK]
                 rows = conn.execute(
                     update(_LEASES)
-                    .where(_LEASES.c.owner == self.owner,
-                           _LEASES.c.room_code.in_(codes[start:start + CHUNK]))
-                    .values(expires_ms=db_now_ms() + self.ttl_ms)
+                    .where(_LEASES.c.owner == self.owner, _LEASES.c.room_code.in_(chunk))
+                    .values(expires_ms=db_now_ms() + self.ttl_ms,
+                            listed=_LEASES.c.room_code.in_([c for c in chunk if c in shown]))
                     .returning(_LEASES.c.room_code, _LEASES.c.epoch)
                 )
                 kept.update(code for code, epoch in rows if held.get(code) == epoch)
@@ -193,7 +197,7 @@ class Leases:
                     update(_LEASES)
                     .where(_LEASES.c.owner == self.owner,
                            _LEASES.c.room_code.in_(codes[start:start + CHUNK]))
-                    .values(expires_ms=0)
+                    .values(expires_ms=0, listed=False)
                 )
 
     def locate(self, code: str, since: datetime) -> Holder | None:
