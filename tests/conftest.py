@@ -95,6 +95,16 @@ def redis_url() -> str:
 
 
 @pytest.fixture(scope="session")
+def nginx_path() -> str:
+    """nginx, the balancer of the cluster tests (Debian's package: /usr/sbin)."""
+    found = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+    if found is None:
+        skip_or_fail("nginx is not installed")
+    return str(found)
+
+
+@pytest.fixture(scope="session")
 def chromium_path() -> str:
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         skip_or_fail(f"Chromium not found at {CHROMIUM}")

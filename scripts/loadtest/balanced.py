@@ -28,11 +28,9 @@ import asyncio
 import contextlib
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -40,37 +38,10 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cluster import owners, start_advertised, start_nginx
 from crash import POSTGRES, SeatClient
-from failover import finish, start
-from servers import ROOT, Postgres, Server, free_port, stop_pid
-
-sys.path.insert(0, str(ROOT))
-from yanniv.server.balancer import nginx_conf
-
-
-def start_nginx(workdir: Path, upstreams: list[str]) -> tuple[subprocess.Popen[bytes], str]:
-    """nginx in the foreground (its PID is ours to stop), config and files under `workdir`."""
-    prefix = workdir / "nginx"
-    prefix.mkdir()
-    port = free_port()
-    conf = prefix / "nginx.conf"
-    conf.write_text(nginx_conf(f"127.0.0.1:{port}", upstreams, prefix))
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    proc = subprocess.Popen([nginx, "-c", str(conf), "-p", str(prefix), "-g", "daemon off;"],
-                            stdout=subprocess.DEVNULL, stderr=(prefix / "stderr.log").open("wb"))
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"nginx exited {proc.returncode}; see {prefix}/stderr.log")
-        try:
-            with urllib.request.urlopen(f"{base}/api/games", timeout=2) as answer:
-                if answer.status == 200:
-                    return proc, base
-        except OSError:
-            time.sleep(0.2)
-    stop_pid(proc)
-    raise RuntimeError("nginx did not answer")
+from failover import finish
+from servers import Postgres, Server, stop_pid
 
 
 async def open_room(http: httpx.AsyncClient, n: int, rng: random.Random) -> list[SeatClient]:
@@ -89,15 +60,6 @@ async def open_room(http: httpx.AsyncClient, n: int, rng: random.Random) -> list
     (await http.post(f"/api/rooms/{code}/start", headers=seat)).raise_for_status()
     return [SeatClient(code, host, 0, random.Random(rng.random())),
             SeatClient(code, joined.json()["token"], 1, random.Random(rng.random()))]
-
-
-def owners(url: str) -> dict[str, tuple[str, str]]:
-    """Room code → (its lease holder, the address it advertised), from the database."""
-    import psycopg
-
-    with psycopg.connect(url.replace("+psycopg", "")) as conn:
-        rows = conn.execute("SELECT room_code, owner, owner_url FROM room_leases").fetchall()
-    return {code: (owner, address) for code, owner, address in rows}
 
 
 async def listed_everywhere(servers: list[Server], base: str, rooms: int) -> str | None:
@@ -188,12 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     nginx = None
     started = time.monotonic()
     try:
-        for _ in range(ns.processes):
-            port = free_port()
-            extra = {"YANNIV_TRUSTED_PROXIES": "127.0.0.1", "YANNIV_BOT_DELAY_SCALE": "0.02"}
-            if not ns.no_advertise:
-                extra["YANNIV_ADVERTISE_URL"] = f"http://127.0.0.1:{port}"
-            servers.append(start(url, workdir, 5.0, 1.5, port=port, extra=extra))
+        servers = start_advertised(url, workdir, ns.processes, 5.0, 1.5, not ns.no_advertise)
         nginx, base = start_nginx(workdir, [f"127.0.0.1:{s.port}" for s in servers])
         result = asyncio.run(scenario(url, servers, base, ns.rooms, random.Random(ns.seed)))
     finally:

@@ -6,26 +6,14 @@ public list of every process; without advertised addresses the same run must fai
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import skip_or_fail
-
 ROOT = Path(__file__).resolve().parents[2]
 BALANCED = ROOT / "scripts" / "loadtest" / "balanced.py"
-
-
-@pytest.fixture(scope="module")
-def nginx() -> str:
-    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
-                                      else None)
-    if found is None:
-        skip_or_fail("nginx is not installed")
-    return str(found)
 
 
 def _balanced(postgres_admin_url: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -37,7 +25,7 @@ def _balanced(postgres_admin_url: str, *args: str) -> subprocess.CompletedProces
 
 @pytest.mark.postgres
 def test_rooms_spread_over_three_processes_play_to_the_end(postgres_admin_url: str,
-                                                            nginx: str) -> None:
+                                                            nginx_path: str) -> None:
     run = _balanced(postgres_admin_url, "--processes", "3", "--rooms", "20", "--seed", "20")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "20/20 matches finished" in run.stdout and "0 problems" in run.stdout
@@ -45,7 +33,7 @@ def test_rooms_spread_over_three_processes_play_to_the_end(postgres_admin_url: s
 
 @pytest.mark.postgres
 def test_without_addresses_rooms_elsewhere_cannot_be_reached(postgres_admin_url: str,
-                                                             nginx: str) -> None:
+                                                             nginx_path: str) -> None:
     """The check can fail: a room created on a process other than its code's hash target
     (all but about one in three) cannot be joined or played through the balancer."""
     run = _balanced(postgres_admin_url, "--processes", "3", "--rooms", "10", "--seed", "21",
