@@ -95,6 +95,16 @@ def test_a_room_between_owners_answers_room_moved(moved: tuple[TestClient, str, 
     assert closed.value.code == 1012
 
 
+def test_our_own_lease_of_a_room_not_yet_restored_answers_room_moved(
+        moved: tuple[TestClient, str, str], sqlite_url: str) -> None:
+    """Right after a claim, before the room is rebuilt from its log: retry, not "no room"."""
+    client, code, token = moved
+    me = client.app.state.rooms.leases.owner  # type: ignore[attr-defined]
+    _sql(sqlite_url, "UPDATE room_leases SET owner = :me WHERE room_code = :c", me=me, c=code)
+    answer = client.get(f"/api/rooms/{code}", headers={"X-Seat-Token": token})
+    assert (answer.status_code, answer.json()["code"]) == (503, "room_moved")
+
+
 def test_without_an_address_or_a_room_the_answer_is_as_alone(
         moved: tuple[TestClient, str, str], sqlite_url: str) -> None:
     client, code, token = moved

@@ -12,9 +12,10 @@ hash points, so a process receiving a request for a room it does not hold looks 
   it replays the request, body and `Upgrade` included, to the holder, so HTTP calls and
   WebSockets alike reach the owner without the client knowing. A socket is refused with that
   HTTP answer (ASGI's `websocket.http.response`), which only nginx can follow;
-- the lease ran out (its process died or stopped, a take-over is due within a renewal):
-  `room_moved`, the answer clients already handle by retrying (a socket: accepted, told,
-  closed with 1012, so it reconnects);
+- the lease ran out (its process died or stopped, a take-over is due within a renewal), or it
+  is ours but the room not yet in memory (being restored after our claim): `room_moved`, the
+  answer clients already handle by retrying (a socket: accepted, told, closed with 1012, so
+  it reconnects);
 - no live room by that code, or its holder advertised no address: the request goes on, and
   the route answers as alone (`room_not_found`, counted by the wrong-code limit).
 
@@ -23,6 +24,7 @@ Outside a cluster nothing here runs: the one process serves every room.
 
 from __future__ import annotations
 
+import logging
 import re
 from urllib.parse import urlsplit
 
@@ -42,6 +44,9 @@ ROOM_PATH = re.compile(r"/(?:api/rooms|ws)/([^/]+)(?:/.*)?")
 FORWARD_PREFIX = "/_yanniv_owner"
 #: Close code of a socket told `room_moved` (clients reconnect, as after a restart).
 CLOSE_RESTART = 1012
+#: Close code of a socket told `server_error`.
+CLOSE_ERROR = 1011
+log = logging.getLogger(__name__)
 
 
 def forward_target(holder: Holder, scope: Scope) -> tuple[str, str] | None:
@@ -72,33 +77,50 @@ class OwnerRouting:
             found = ROOM_PATH.fullmatch(scope["path"])
             code = normalize_code(found.group(1)) if found else ""
             if is_code(code) and code not in self.rooms.rooms:
-                holder = await self.rooms.holder(code)
-                if holder is not None and holder.owner != self.rooms.leases.owner:
-                    target = forward_target(holder, scope) if holder.live else None
-                    if target is not None or not holder.live:
-                        await self._elsewhere(target, scope, receive, send)
-                        return
+                try:
+                    holder = await self.rooms.holder(code)
+                except Exception:  # the database is away: nothing can be served anyway
+                    log.exception("room %s: looking up its holder failed", code)
+                    await _refuse(game_error("server_error"), {}, CLOSE_ERROR, scope, receive,
+                                  send)
+                    return
+                if holder is not None and (holder.owner == self.rooms.leases.owner
+                                           or not holder.live):
+                    # Between owners (a lease ran out, or ours is being restored): retry soon.
+                    await _refuse(game_error("room_moved"), {"retry-after": "1"},
+                                  CLOSE_RESTART, scope, receive, send)
+                    return
+                target = forward_target(holder, scope) if holder is not None else None
+                if target is not None:
+                    await _forward(target, scope, receive, send)
+                    return
         await self.app(scope, receive, send)
 
-    async def _elsewhere(self, target: tuple[str, str] | None, scope: Scope, receive: Receive,
-                         send: Send) -> None:
-        """Send the request on to `target`, or (None: the lease ran out) say `room_moved`."""
-        if target is None:
-            error = game_error("room_moved")
-            headers = {"retry-after": "1"}
-        else:
-            error = game_error("room_elsewhere")
-            headers = {"location": target[0], "x-accel-redirect": target[1]}
-        if scope["type"] == "http":
-            await _answer(send, error, headers, "http.response")
-        elif target is not None and "websocket.http.response" in scope.get("extensions", {}):
-            await _answer(send, error, headers, "websocket.http.response")
-        else:  # the socket is told why, then reconnects (1012) once the room has a holder
-            await receive()  # websocket.connect
-            await send({"type": "websocket.accept"})
-            text = outgoing(ErrorOut, id=None, **game_error("room_moved").body())
-            await send({"type": "websocket.send", "text": text})
-            await send({"type": "websocket.close", "code": CLOSE_RESTART})
+
+async def _forward(target: tuple[str, str], scope: Scope, receive: Receive, send: Send) -> None:
+    """`room_elsewhere`: 307 with `Location` and `X-Accel-Redirect`, a socket's refusal too
+    (ASGI's `websocket.http.response`; without it: `room_moved`, so the client retries)."""
+    error = game_error("room_elsewhere")
+    headers = {"location": target[0], "x-accel-redirect": target[1]}
+    if scope["type"] == "http":
+        await _answer(send, error, headers, "http.response")
+    elif "websocket.http.response" in scope.get("extensions", {}):
+        await _answer(send, error, headers, "websocket.http.response")
+    else:
+        await _refuse(game_error("room_moved"), {}, CLOSE_RESTART, scope, receive, send)
+
+
+async def _refuse(error: GameError, headers: dict[str, str], close: int, scope: Scope,
+                  receive: Receive, send: Send) -> None:
+    """`error` as an HTTP answer, or to a socket: accepted, told why, closed with `close`
+    (browsers cannot read an HTTP refusal of a socket)."""
+    if scope["type"] == "http":
+        await _answer(send, error, headers, "http.response")
+        return
+    await receive()  # websocket.connect
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": outgoing(ErrorOut, id=None, **error.body())})
+    await send({"type": "websocket.close", "code": close})
 
 
 async def _answer(send: Send, error: GameError, headers: dict[str, str], kind: str) -> None:
