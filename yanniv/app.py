@@ -21,6 +21,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from yanniv.db.session import Database
 from yanniv.profiles import api as profiles_api
+from yanniv.profiles.password import LoginThrottle
 from yanniv.server import http_games, http_health, http_rooms, ws
 from yanniv.server.app import install_error_handlers
 from yanniv.server.limits import BodyLimitMiddleware
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
         settings.limits_storage, settings.wrong_code_limit, settings.wrong_code_window,
         settings.code_lookup_limit, settings.code_lookup_window,
     )
+    app.state.login_throttle = LoginThrottle(storage_uri=settings.limits_storage)
     app.state.socket_caps = SocketCaps(settings.max_sockets_per_ip, settings.max_sockets_per_room,
                                        settings.max_sockets_per_seat)
     app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)

@@ -1,15 +1,16 @@
 """Rate limits across the processes of a cluster (docs/cluster.md): with
-`YANNIV_LIMITS_STORAGE=redis://…` two processes count one client's wrong room codes together,
-so the limit does not multiply by the number of processes; with `memory://` each counts its
-own (the control: the same calls pass).
+`YANNIV_LIMITS_STORAGE=redis://…` two processes count one client's wrong room codes, and one
+pseudo's failed logins, together, so the limits do not multiply by the number of processes;
+with `memory://` each counts its own (the control: the same calls pass).
 
-The client's address is a fresh one per test, so counts left in Redis by other runs (kept
-for the window) do not matter.
+The client's address and the pseudo are fresh per test, so counts left in Redis by other
+runs (kept for the window) do not matter.
 """
 
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Callable
 
 from fastapi import FastAPI
@@ -52,3 +53,25 @@ def test_in_memory_each_process_counts_its_own(app_factory: Callable[..., FastAP
         assert _unknown(b) == 404
         assert _unknown(a) == 404
         assert _unknown(a) == 429
+
+
+def _failed_logins(a: TestClient, b: TestClient) -> list[int]:
+    """Ten failed logins of one fresh pseudo, five on each process, then one more on each."""
+    pseudo = f"Essai{uuid.uuid4().hex[:8]}"
+    body = {"pseudo": pseudo, "password": "pas le bon"}
+    statuses = [c.post("/api/profiles/login", json=body).status_code for c in [a, b] * 5]
+    assert statuses == [401] * 10
+    return [c.post("/api/profiles/login", json=body).status_code for c in (b, a)]
+
+
+def test_failed_logins_count_across_processes(app_factory: Callable[..., FastAPI],
+                                              redis_url: str) -> None:
+    a, b = _two_processes(app_factory, redis_url)
+    with a, b:
+        assert _failed_logins(a, b) == [429, 429]
+
+
+def test_failed_logins_in_memory_count_per_process(app_factory: Callable[..., FastAPI]) -> None:
+    a, b = _two_processes(app_factory, "memory://")
+    with a, b:
+        assert _failed_logins(a, b) == [401, 401]  # five each: under the limit of ten

@@ -56,9 +56,9 @@ class Settings(BaseSettings):
     #: once the wrong-code limit answers (a known code answers differently from an unknown one).
     code_lookup_limit: int = 120
     code_lookup_window: float = 60.0
-    #: Where the wrong-code and lookup counts live, as a `limits` storage URI: `memory://`
-    #: (this process), or e.g. `redis://host:6379` in a cluster, so the processes count one
-    #: client together instead of each allowing it the whole limit (docs/cluster.md).
+    #: Where the wrong-code, lookup and failed-login counts live, as a `limits` storage URI:
+    #: `memory://` (this process), or e.g. `redis://host:6379` in a cluster, so the processes
+    #: count one client together instead of each allowing it the whole limit (docs/cluster.md).
     limits_storage: str = "memory://"
     #: Direct peers (IPs or CIDRs, comma-separated) whose `X-Forwarded-For` names the client;
     #: empty: the header is ignored and the client is the direct peer.
