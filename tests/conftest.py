@@ -17,6 +17,7 @@ import pytest
 POSTGRES_ADMIN_URL = os.environ.get(
     "YANNIV_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
+REDIS_URL = os.environ.get("YANNIV_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 CHROMIUM = os.environ.get("YANNIV_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -78,6 +79,29 @@ def postgres_url(postgres_admin_url: str) -> Iterator[str]:
             )
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
         admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The Redis server at 127.0.0.1:6379, as a `limits` storage URI (its client, `redis`,
+    must be installed too)."""
+    import importlib.util
+
+    if not _port_open("127.0.0.1", 6379):
+        skip_or_fail("Redis is not reachable at 127.0.0.1:6379")
+    if importlib.util.find_spec("redis") is None:
+        skip_or_fail("redis (the Redis client of `limits`) is not installed")
+    return REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def nginx_path() -> str:
+    """nginx, the balancer of the cluster tests (Debian's package: /usr/sbin)."""
+    found = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+    if found is None:
+        skip_or_fail("nginx is not installed")
+    return str(found)
 
 
 @pytest.fixture(scope="session")

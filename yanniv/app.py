@@ -21,6 +21,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from yanniv.db.session import Database
 from yanniv.profiles import api as profiles_api
+from yanniv.profiles.password import LoginThrottle
 from yanniv.server import http_games, http_health, http_rooms, ws
 from yanniv.server.app import install_error_handlers
 from yanniv.server.limits import BodyLimitMiddleware
@@ -28,6 +29,7 @@ from yanniv.server.logs import redact_tokens
 from yanniv.server.owner import OwnerCookieMiddleware
 from yanniv.server.ratelimit import SocketCaps, WrongCodeLimiter
 from yanniv.server.rooms import Rooms
+from yanniv.server.routing import OwnerRouting
 from yanniv.server.run import ws_limits
 from yanniv.server.settings import Settings
 from yanniv.webapp import pages
@@ -70,6 +72,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
         settings.limits_storage, settings.wrong_code_limit, settings.wrong_code_window,
         settings.code_lookup_limit, settings.code_lookup_window,
     )
+    app.state.login_throttle = LoginThrottle(storage_uri=settings.limits_storage)
     app.state.socket_caps = SocketCaps(settings.max_sockets_per_ip, settings.max_sockets_per_room,
                                        settings.max_sockets_per_seat)
     app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
@@ -82,6 +85,8 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
                        gzip_level=6)
     install_error_handlers(app, html_not_found=pages.not_found_page)
     app.add_middleware(ws.SocketShortcut)
+    if settings.cluster:  # before the shortcut: a socket for a room held elsewhere goes there
+        app.add_middleware(OwnerRouting, rooms=rooms)
     # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
     # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list())

@@ -17,6 +17,15 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: SQLite file)")
 
+    conf = sub.add_parser("balancer-conf",
+                          help="print nginx's configuration for several serve processes")
+    conf.add_argument("--listen", default="0.0.0.0:80", help="host:port nginx listens on")
+    conf.add_argument("--upstream", action="append", required=True, metavar="HOST:PORT",
+                      help="a `yanniv serve` process, as it advertises itself (repeatable)")
+    conf.add_argument("--prefix", default="/var/lib/yanniv-nginx",
+                      help="directory of nginx's pid, log and temporary files")
+    conf.add_argument("--workers", default="auto", help="nginx worker processes")
+
     sim = sub.add_parser("simulate", help="built-in policies play matches (engine benchmark)")
     sim.add_argument("--seats", type=int, default=4)
     sim.add_argument("--matches", type=int, default=100)
@@ -59,6 +68,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from yanniv.app import serve
 
         serve(host=args.host, port=args.port, database_url=args.database_url)
+        return 0
+    if args.command == "balancer-conf":
+        from pathlib import Path
+
+        from yanniv.server.balancer import nginx_conf
+
+        sys.stdout.write(nginx_conf(args.listen, args.upstream, Path(args.prefix), args.workers))
         return 0
     if args.command == "simulate":
         from yanniv.games.base import parse_options

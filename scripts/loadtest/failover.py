@@ -1,6 +1,6 @@
 """Kill -9 the process that serves the rooms: another process of the cluster takes them over.
 
-    python scripts/loadtest/failover.py [--trials 10] [--rooms 4] [--within 10]
+    python scripts/loadtest/failover.py [--trials 10] [--rooms 4] [--within 10] [--balanced 3]
 
 Each trial starts two `yanniv serve` processes in a cluster (`YANNIV_CLUSTER=1`) on one fresh
 PostgreSQL database. The rooms are created on A (so A holds their leases), four socket clients
@@ -14,10 +14,14 @@ random moment A is killed with SIGKILL. Then, for every room:
 - the action each seat had in flight, resent to B with its id, is acknowledged at most once;
 - the match then plays on B to its end.
 
-There is no balancer yet (docs/cluster.md), so the clients are pointed at B by hand. The
-processes it starts are stopped by their PID. Prints one line per trial and the worst recovery
-time; exits 1 if anything was lost or doubled, a room did not come back within `--within`
-seconds, or a match did not finish.
+With `--balanced N` the trial runs through nginx instead (docs/cluster.md, routing): N
+processes advertising their addresses, the rooms created through nginx (so spread over the
+processes), the process holding the most rooms killed, and every request after the kill —
+the watch, the resends, the sockets of the rest of the match — sent to nginx, which must bring
+each room's clients to its new owner by itself. Without it the clients are pointed at B by
+hand. The processes it starts (nginx included) are stopped by their PID. Prints one line per
+trial and the worst recovery time; exits 1 if anything was lost or doubled, a room did not
+come back within `--within` seconds, or a match did not finish.
 """
 
 from __future__ import annotations
@@ -38,32 +42,9 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cluster import owners, start, start_advertised, start_nginx
 from crash import POSTGRES, SeatClient, stored_log
-from servers import Postgres, Server, child_env, free_port, stop_pid, wait_ready
-
-#: The clients all come from 127.0.0.1, and B answers `room_not_found` until it took a room
-#: over: the per-address limits are raised as for the server tests.
-LIMITS = {"YANNIV_WRONG_CODE_LIMIT": "100000", "YANNIV_CODE_LOOKUP_LIMIT": "100000",
-          "YANNIV_FLOOD_RATE": "100000", "YANNIV_FLOOD_BURST": "100000"}
-
-
-def start(url: str, workdir: Path, lease: float, renew: float) -> Server:
-    port = free_port()
-    log = workdir / f"serve-{port}.log"
-    env = {**child_env(), **LIMITS, "YANNIV_CLUSTER": "1",
-           "YANNIV_LEASE_SECONDS": str(lease), "YANNIV_LEASE_RENEW_SECONDS": str(renew)}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "yanniv.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(port), "--database-url", url],
-            stdout=out, stderr=subprocess.STDOUT, env=env, cwd=workdir)
-    server = Server("yanniv", port, proc, log)
-    try:
-        wait_ready(server)
-    except BaseException:
-        stop_pid(proc)
-        raise
-    return server
+from servers import Postgres, Server, stop_pid
 
 
 async def open_rooms(base: str, rooms: int, rng: random.Random) -> list[SeatClient]:
@@ -129,18 +110,33 @@ async def finish(base: str, clients: list[SeatClient], timeout: float) -> set[st
 
 
 async def trial(url: str, workdir: Path, rooms: int, rng: random.Random, lease: float,
-                renew: float, within: float) -> dict[str, Any]:
-    a = start(url, workdir, lease, renew)
-    b = None
+                renew: float, within: float, balanced: int = 0) -> dict[str, Any]:
+    """One kill. Without `balanced`: rooms created on A, clients on A then pointed at B by
+    hand. With `balanced` processes: everything goes through nginx (rooms spread over the
+    processes by their creation), the process holding the most rooms is killed, and the
+    clients reconnect through nginx, which must bring them to the new owner by itself."""
+    servers: list[Server] = []
+    nginx = None
     try:
-        b = start(url, workdir, lease, renew)
-        clients = await open_rooms(a.base, rooms, rng)
+        if balanced:
+            servers = start_advertised(url, workdir, balanced, lease, renew)
+            nginx, base = start_nginx(workdir, [f"127.0.0.1:{s.port}" for s in servers])
+        else:
+            servers = [start(url, workdir, lease, renew), start(url, workdir, lease, renew)]
+            base = servers[0].base
+        clients = await open_rooms(base, rooms, rng)
+        if balanced:
+            held = [address for _, address in owners(url).values()]
+            a = max(servers, key=lambda s: held.count(s.base))
+            reach = base
+        else:
+            a, reach = servers[0], servers[1].base
         stop = asyncio.Event()
-        tasks = [asyncio.create_task(c.play(a.base, stop)) for c in clients]
+        tasks = [asyncio.create_task(c.play(base, stop)) for c in clients]
         await asyncio.sleep(rng.uniform(0.5, 3.0))
         os.kill(a.pid, signal.SIGKILL)  # the process we started, by its PID
         killed_at = time.monotonic()
-        watching = asyncio.create_task(back_on(b.base, clients, killed_at, within))
+        watching = asyncio.create_task(back_on(reach, clients, killed_at, within))
         a.proc.wait()
         stop.set()
         await asyncio.wait(tasks, timeout=10)
@@ -150,14 +146,15 @@ async def trial(url: str, workdir: Path, rooms: int, rng: random.Random, lease: 
                 if before.get(c.code, {}).get(i) != v]
         back = await watching
         resending = [c for c in clients if c.code in back]
-        answers = await asyncio.gather(*(c.resend(b.base) for c in resending))
+        answers = await asyncio.gather(*(c.resend(reach) for c in resending))
         for client in clients:
             client.in_flight = None  # answered by the resend (or its room is not back)
-        finished = await finish(b.base, [c for c in clients if c.code in back], 120.0)
+        finished = await finish(reach, [c for c in clients if c.code in back], 120.0)
     finally:
-        stop_pid(a.proc)
-        if b is not None:
-            stop_pid(b.proc)
+        if nginx is not None:
+            stop_pid(nginx)
+        for server in servers:
+            stop_pid(server.proc)
     after = stored_log(url)
     # An acknowledged action stored under another version afterwards; a resent one that had
     # been written before the kill acknowledged or stored under a second version.
@@ -186,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--within", type=float, default=10.0,
                         help="seconds a room may take to come back after the kill")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--balanced", type=int, default=0, metavar="N",
+                        help="N processes behind nginx, everything through it (0: A and B)")
     ns = parser.parse_args(argv)
     rng = random.Random(ns.seed)
     workdir = Path(tempfile.mkdtemp(prefix="yanniv-failover-"))
@@ -197,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             name, url = postgres.create()
             try:
                 result = asyncio.run(trial(url, workdir, ns.rooms, rng, ns.lease, ns.renew,
-                                           ns.within))
+                                           ns.within, ns.balanced))
             finally:
                 postgres.drop(name)
             bad = (result["lost"] or result["twice"] or result["missing"]
@@ -215,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
     print("end:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     print(f"{ns.trials} trials: {acked} acknowledged actions before the kills; worst recovery "
-          f"{worst:.2f} s (lease {ns.lease:g} s, renewal every {ns.renew:g} s); "
+          f"{worst:.2f} s (lease {ns.lease:g} s, renewal every {ns.renew:g} s"
+          + (f", {ns.balanced} processes behind nginx" if ns.balanced else "") + "); "
           f"{failures} trials failed")
     return 1 if failures else 0
 

@@ -38,7 +38,9 @@ from yanniv.profiles.stats import match_detail, profile_stats
 from yanniv.profiles.texts import tr
 
 router = APIRouter()
-throttle = LoginThrottle()
+#: The failed-login throttle of an app that set none on `app.state.login_throttle` (the
+#: composition root sets one on the configured storage, shared by a cluster's processes).
+_LOCAL_THROTTLE = LoginThrottle()
 #: Owner cookies live ten years: losing one means losing the profile unless it has a password.
 OWNER_MAX_AGE = 10 * 365 * 24 * 3600
 
@@ -126,6 +128,7 @@ def api_match(match_id: MatchId, request: Request, db: DbSession) -> MatchOut:
 )
 def api_login(body: LoginIn, request: Request, response: Response, db: DbSession) -> OkOut:
     """Log this device in to a password-protected profile; sets the `yanniv_owner` cookie."""
+    throttle: LoginThrottle = getattr(request.app.state, "login_throttle", _LOCAL_THROTTLE)
     if throttle.blocked(body.pseudo):
         raise ProfileRefusal("login_throttled")
     secret = login(db, body.pseudo, body.password, request_owner_secret(request))

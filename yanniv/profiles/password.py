@@ -6,13 +6,14 @@ pseudo + password and its `yanniv_owner` secret becomes one more owner of the pr
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import defaultdict, deque
+import math
 from datetime import UTC, datetime
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from limits import RateLimitItemPerSecond
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.orm import Session
 
 from yanniv.profiles.identity import hash_secret, new_secret, pseudo_key
@@ -79,35 +80,23 @@ def login(session: Session, pseudo: str, password: str, owner_secret: str | None
 
 
 class LoginThrottle:
-    """At most `limit` failed logins per pseudo in `window` seconds (in memory, per process).
+    """At most `limit` failed logins per pseudo in `window` seconds, counted in the `limits`
+    storage `storage_uri` names: `memory://` (this process) or `redis://…`, shared by the
+    processes of a cluster so a guesser spread over them still gets the limit once
+    (docs/cluster.md). argon2 already makes each guess slow; this caps online guessing of
+    one profile. A success clears the count; counts expire with their window."""
 
-    argon2 already makes each guess slow; this caps online guessing of one profile.
-    """
-
-    def __init__(self, limit: int = 10, window: float = 300.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._failures: dict[str, deque[float]] = defaultdict(deque)
-        self._lock = threading.Lock()
-
-    def _recent(self, key: str, now: float) -> deque[float]:
-        failures = self._failures[key]
-        while failures and failures[0] < now - self.window:
-            failures.popleft()
-        return failures
+    def __init__(self, limit: int = 10, window: float = 300.0,
+                 storage_uri: str = "memory://") -> None:
+        self.storage = storage_from_string(storage_uri)
+        self.strategy = MovingWindowRateLimiter(self.storage)
+        self.item = RateLimitItemPerSecond(limit, max(1, math.ceil(window)))
 
     def blocked(self, pseudo: str) -> bool:
-        with self._lock:
-            return len(self._recent(pseudo_key(pseudo), time.monotonic())) >= self.limit
+        return not self.strategy.test(self.item, "login-failures", pseudo_key(pseudo))
 
     def failed(self, pseudo: str) -> None:
-        with self._lock:
-            key = pseudo_key(pseudo)
-            now = time.monotonic()
-            self._recent(key, now).append(now)
-            if len(self._failures) > 10_000:  # bound memory under a spray of pseudos
-                self._failures = defaultdict(deque, {key: self._failures[key]})
+        self.strategy.hit(self.item, "login-failures", pseudo_key(pseudo))
 
     def succeeded(self, pseudo: str) -> None:
-        with self._lock:
-            self._failures.pop(pseudo_key(pseudo), None)
+        self.strategy.clear(self.item, "login-failures", pseudo_key(pseudo))

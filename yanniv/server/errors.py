@@ -222,6 +222,11 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "Trop d'essais : réessayez dans quelques minutes.",
         "Too many attempts: try again in a few minutes.",
     ),
+    "room_elsewhere": (
+        307,
+        "Cette salle est servie par un autre serveur : suivez l'adresse donnée (Location).",
+        "This room is served by another server: follow the address given (Location).",
+    ),
     "room_moved": (
         503,
         "Cette salle est maintenant servie par un autre serveur : rien n'a été joué, "

@@ -69,7 +69,7 @@ async def create_room(body: CreateRoomIn, rooms: RoomsDep, owner: OwnerSecret) -
 
 @router.get("/public")
 async def public_rooms(rooms: RoomsDep) -> list[PublicRoom]:
-    return [PublicRoom.model_validate(r) for r in rooms.public_rooms()]
+    return [PublicRoom.model_validate(r) for r in await rooms.public_list()]
 
 
 @router.post("/{code}/join")

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 from yanniv.db.session import Database
 from yanniv.server.leases import Leases
@@ -22,12 +22,14 @@ log = logging.getLogger(__name__)
 
 
 class LeaseKeeper:
-    """Renews `held()` (code → epoch) every `interval` seconds; `lost(code, epoch)` for each
-    lease no longer ours; then `claim()` (None outside a cluster) takes over expired ones."""
+    """Renews `held()` (code → epoch) every `interval` seconds, marking `listed()` as listed
+    (None: none); `lost(code, epoch)` for each lease no longer ours; then `claim()` (None
+    outside a cluster) takes over expired ones."""
 
     def __init__(self, db: Database, leases: Leases, interval: float, ttl: float,
                  held: Callable[[], dict[str, int]], lost: Callable[[str, int], None],
-                 claim: Callable[[], Awaitable[int]] | None) -> None:
+                 claim: Callable[[], Awaitable[int]] | None,
+                 listed: Callable[[], Iterable[str]] | None = None) -> None:
         self.db = db
         self.leases = leases
         self.interval = interval
@@ -35,6 +37,8 @@ class LeaseKeeper:
         self.held = held
         self.lost = lost
         self.claim = claim
+        #: The held rooms this process lists as public (cluster: written with each renewal).
+        self.listed = listed
         self._task: asyncio.Task[None] | None = None
         #: `time.monotonic()` of the last renewal that reached the database.
         self.renewed_at = 0.0
@@ -69,7 +73,8 @@ class LeaseKeeper:
         held = self.held()
         started = time.monotonic()  # the new expiries count from no later than this
         if held:
-            kept = await self.db.run(self.leases.renew, held)
+            listed = list(self.listed()) if self.listed is not None else []
+            kept = await self.db.run(self.leases.renew, held, listed)
         else:  # nothing to renew: still prove the leases could be (readiness)
             await self.db.run(self.leases.ping)
             kept = set()

@@ -22,6 +22,7 @@ import os
 import socket
 import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -54,6 +55,16 @@ CHUNK = 500
 
 class LeaseLost(Exception):
     """The room's lease is no longer this process's: another one serves the room now."""
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a live room's lease, where it serves (`owner_url`, maybe empty), and whether
+    the lease still runs (`live`: not yet expired, so that process serves the room)."""
+
+    owner: str
+    url: str
+    live: bool
 
 
 class db_now_ms(FunctionElement[int]):  # an SQL function, named like one
@@ -100,10 +111,12 @@ def _live(since: datetime) -> ColumnElement[bool]:
 class Leases:
     """This process's leases: blocking calls, run in the database threads."""
 
-    def __init__(self, engine: Engine, owner: str, ttl_ms: int) -> None:
+    def __init__(self, engine: Engine, owner: str, ttl_ms: int, url: str = "") -> None:
         self.engine = engine
         self.owner = owner
         self.ttl_ms = ttl_ms
+        #: Where this process serves (written with every lease it takes), for routing.
+        self.url = url
 
     def fence(self, code: str, epoch: int) -> dict[str, Any]:
         """The bound values of `held_by()` for one room."""
@@ -112,7 +125,8 @@ class Leases:
     def insert(self, conn: Connection, code: str) -> int:
         """The lease of a room just created, in its creating transaction; returns its epoch."""
         conn.execute(insert(_LEASES).values(room_code=code, owner=self.owner, epoch=1,
-                                            expires_ms=db_now_ms() + self.ttl_ms))
+                                            expires_ms=db_now_ms() + self.ttl_ms,
+                                            owner_url=self.url))
         return 1
 
     def add_missing(self, since: datetime) -> None:
@@ -146,23 +160,27 @@ class Leases:
                 .where(_LEASES.c.room_code.in_(candidates.scalar_subquery()),
                        *([] if steal else taken))
                 .values(owner=self.owner, epoch=_LEASES.c.epoch + 1,
-                        expires_ms=db_now_ms() + self.ttl_ms)
+                        expires_ms=db_now_ms() + self.ttl_ms, owner_url=self.url,
+                        listed=False)
                 .returning(_LEASES.c.room_code, _LEASES.c.epoch)
             )
             return {code: epoch for code, epoch in conn.execute(statement)}
 
-    def renew(self, held: dict[str, int]) -> set[str]:
+    def renew(self, held: dict[str, int], listed: Iterable[str] = ()) -> set[str]:
         """Extend the leases of `held` (code → epoch) still ours; returns those codes. A lease
-        that ran out but nobody took is renewed too: its epoch proves nobody wrote since."""
+        that ran out but nobody took is renewed too: its epoch proves nobody wrote since.
+        The same statement marks which of them we list among the public rooms (`listed`)."""
         kept: set[str] = set()
         codes = list(held)
+        shown = set(listed)
         with self.engine.begin() as conn:
             for start in range(0, len(codes), CHUNK):
+                chunk = codes[start:start + CHUNK]
                 rows = conn.execute(
                     update(_LEASES)
-                    .where(_LEASES.c.owner == self.owner,
-                           _LEASES.c.room_code.in_(codes[start:start + CHUNK]))
-                    .values(expires_ms=db_now_ms() + self.ttl_ms)
+                    .where(_LEASES.c.owner == self.owner, _LEASES.c.room_code.in_(chunk))
+                    .values(expires_ms=db_now_ms() + self.ttl_ms,
+                            listed=_LEASES.c.room_code.in_([c for c in chunk if c in shown]))
                     .returning(_LEASES.c.room_code, _LEASES.c.epoch)
                 )
                 kept.update(code for code, epoch in rows if held.get(code) == epoch)
@@ -179,8 +197,19 @@ class Leases:
                     update(_LEASES)
                     .where(_LEASES.c.owner == self.owner,
                            _LEASES.c.room_code.in_(codes[start:start + CHUNK]))
-                    .values(expires_ms=0)
+                    .values(expires_ms=0, listed=False)
                 )
+
+    def locate(self, code: str, since: datetime) -> Holder | None:
+        """Who holds the lease of the live room `code` (`_live`), or None: no such room, or
+        no longer served. One primary-key read, made only for a room not in our memory."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(_LEASES.c.owner, _LEASES.c.owner_url, _LEASES.c.expires_ms > db_now_ms())
+                .join(_ROOMS, _ROOMS.c.code == _LEASES.c.room_code)
+                .where(_LEASES.c.room_code == code, _live(since))
+            ).first()
+        return None if row is None else Holder(row[0], row[1], bool(row[2]))
 
     def ping(self) -> None:
         """Raise unless the database answers (readiness)."""

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -126,3 +127,9 @@ class RoomLeaseRow(Base):
     owner: Mapped[str] = mapped_column(String(64))
     epoch: Mapped[int] = mapped_column(Integer)
     expires_ms: Mapped[int] = mapped_column(BigInteger)
+    #: Where the holder serves (`YANNIV_ADVERTISE_URL`): other processes send the room's
+    #: requests there. Empty: not advertised (then nobody routes to it).
+    owner_url: Mapped[str] = mapped_column(String(200), server_default="")
+    #: The holder lists the room among the public ones (public, waiting, a free seat, someone
+    #: connected), as of its last renewal: the public list of a cluster is read from here.
+    listed: Mapped[bool] = mapped_column(Boolean, server_default=false())

@@ -2,7 +2,7 @@
 caps per address, room and seat, and the message rate of one socket.
 
 The wrong-code count is on `limits` (a moving window) in a storage named by a URI, so that
-several server processes can later share it (`redis://...`); a room that exists is never
+the processes of a cluster share it (`redis://...`, docs/cluster.md); a room that exists is never
 refused by it, so one typo loop behind a shared NAT cannot lock its neighbours out of their
 matches. Socket caps count live sockets of this process and are given back on every close.
 """
@@ -46,6 +46,13 @@ def async_storage_uri(uri: str) -> str:
     return uri if uri.startswith("async+") else f"async+{uri}"
 
 
+def storage_options(uri: str) -> dict[str, str]:
+    """Redis through the official client (`redis`, asyncio), not `limits`' default `coredis`
+    (whose version 6 no longer works with `limits` 5's pools)."""
+    scheme = async_storage_uri(uri).split("://", 1)[0]
+    return {"implementation": "redispy"} if scheme.startswith("async+redis") else {}
+
+
 def _per_window(limit: int, window: float) -> RateLimitItemPerSecond:
     return RateLimitItemPerSecond(limit, max(1, math.ceil(window)))
 
@@ -62,7 +69,8 @@ class WrongCodeLimiter:
 
     def __init__(self, storage_uri: str, limit: int, window: float,
                  lookup_limit: int, lookup_window: float) -> None:
-        self.storage = storage_from_string(async_storage_uri(storage_uri))
+        self.storage = storage_from_string(async_storage_uri(storage_uri),
+                                           **storage_options(storage_uri))
         self.strategy = MovingWindowRateLimiter(self.storage)
         self.item = _per_window(limit, window)
         self.lookup_item = _per_window(lookup_limit, lookup_window)

@@ -23,9 +23,10 @@ from yanniv.server.changes import utcnow
 from yanniv.server.connections import Connection
 from yanniv.server.idle import IdleRooms
 from yanniv.server.keeper import LeaseKeeper
-from yanniv.server.leases import Leases, process_id
+from yanniv.server.leases import Holder, Leases, process_id
 from yanniv.server.lobby import Lobby
 from yanniv.server.play import Play
+from yanniv.server.public_list import listed_rooms
 from yanniv.server.restore import restore_room
 from yanniv.server.room import Room, Seat
 from yanniv.server.settings import Settings
@@ -43,7 +44,8 @@ class Rooms:
     def __init__(self, db: Database, settings: Settings) -> None:
         self.db = db
         self.settings = settings
-        self.leases = Leases(db.engine, process_id(), int(settings.lease_seconds * 1000))
+        self.leases = Leases(db.engine, process_id(), int(settings.lease_seconds * 1000),
+                             settings.advertise_url.rstrip("/"))
         self.store = RoomStore(db.sessions, self.leases)
         self.rooms: dict[str, Room] = {}
         self.play = Play(db, self.store, self.rooms, settings)
@@ -53,6 +55,7 @@ class Rooms:
             db, self.leases, settings.lease_renew_seconds, settings.lease_seconds,
             held=lambda: {code: room.lease_epoch for code, room in self.rooms.items()},
             lost=self._lost, claim=self._take_over if settings.cluster else None,
+            listed=self._listed_codes if settings.cluster else None,
         )
         self.lobby = Lobby(db, self.store, self.rooms, self.play, self.idle)
         self.timers = self.play.timers
@@ -147,13 +150,31 @@ class Rooms:
     def get(self, code: str) -> Room | None:
         return self.rooms.get(code)
 
-    def public_rooms(self) -> list[dict[str, Any]]:
-        """Public rooms waiting for players, with a free seat and someone connected."""
-        waiting = [
+    async def holder(self, code: str) -> Holder | None:
+        """Who serves the live room `code` if it is not in our memory (routing, cluster)."""
+        return await self.db.run(self.leases.locate, code, self._live_since())
+
+    def listable(self) -> list[Room]:
+        """Our public rooms waiting for players, with a free seat and someone connected."""
+        return [
             r for r in self.rooms.values()
             if r.settings.public and r.status == "waiting" and len(r.seats) < r.game.max_seats
             and any(s.connections for s in r.seats)  # someone is there to play with
         ]
+
+    def _listed_codes(self) -> list[str]:
+        return [room.code for room in self.listable()]
+
+    async def public_list(self) -> list[dict[str, Any]]:
+        """The public rooms: alone, from memory; in a cluster, every process's, from the
+        database (`public_list`), so every process shows the same list."""
+        if self.settings.cluster:
+            return await self.db.run(listed_rooms, self.db.engine)
+        return self.public_rooms()
+
+    def public_rooms(self) -> list[dict[str, Any]]:
+        """This process's listable rooms, newest first."""
+        waiting = self.listable()
         waiting.sort(key=lambda r: r.created_at, reverse=True)
         return [
             {

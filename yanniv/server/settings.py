@@ -56,8 +56,9 @@ class Settings(BaseSettings):
     #: once the wrong-code limit answers (a known code answers differently from an unknown one).
     code_lookup_limit: int = 120
     code_lookup_window: float = 60.0
-    #: Where the wrong-code counts live, as a `limits` storage URI: `memory://` (this process),
-    #: or e.g. `redis://host:6379` once several server processes must share them.
+    #: Where the wrong-code, lookup and failed-login counts live, as a `limits` storage URI:
+    #: `memory://` (this process), or e.g. `redis://host:6379` in a cluster, so the processes
+    #: count one client together instead of each allowing it the whole limit (docs/cluster.md).
     limits_storage: str = "memory://"
     #: Direct peers (IPs or CIDRs, comma-separated) whose `X-Forwarded-For` names the client;
     #: empty: the header is ignored and the client is the direct peer.
@@ -91,6 +92,11 @@ class Settings(BaseSettings):
     #: Seconds between renewals of this process's leases (in a cluster, each renewal also
     #: takes over the rooms whose lease ran out).
     lease_renew_seconds: float = 1.5
+    #: This process's own address as the other processes of a cluster reach it, e.g.
+    #: `http://10.0.0.5:8000` (docs/cluster.md, routing): stored with the leases it takes, so a
+    #: request for one of its rooms that reaches another process is sent on here. Empty: the
+    #: other processes cannot send it anything (they answer `room_not_found` as alone).
+    advertise_url: str = ""
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False
 
