@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from tests.bots.conftest import random_states
-from yanniv.bots import fastsim
+from yanniv.bots import fastsim, rollout
 from yanniv.engine import DECK
 from yanniv.engine.cards import Card
 from yanniv.engine.combos import all_combinations
@@ -62,17 +62,17 @@ def test_legal_plays_are_the_engines_whole_sets_and_runs() -> None:
 
 
 def test_an_eight_goes_before_a_queen_it_saves_the_draw(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(fastsim, "ROLLOUT_DUMP_WEIGHT", 0.6)
+    monkeypatch.setattr(rollout, "ROLLOUT_DUMP_WEIGHT", 0.6)
     hand = [_key(2, 0), _key(5, 1), _key(8, 2), _key(12, 3)]  # 2, 5, 8, Queen
     w = _world([hand, [_key(9, 0)] * 1, [_key(9, 1)], [_key(9, 2)]], [_key(3, 0)] * 5, [[]])
     sim = fastsim.Sim(random.Random(0))
     assert sim.rollout_play(w, w.hands[0], fastsim.FREE) == [_key(8, 2)]
-    monkeypatch.setattr(fastsim, "ROLLOUT_DUMP_WEIGHT", 0.0)
+    monkeypatch.setattr(rollout, "ROLLOUT_DUMP_WEIGHT", 0.0)
     assert sim.rollout_play(w, w.hands[0], fastsim.FREE) == [_key(12, 3)]  # the heaviest
 
 
 def test_a_pair_is_kept_for_next_turn(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(fastsim, "ROLLOUT_DUMP_WEIGHT", 0.6)
+    monkeypatch.setattr(rollout, "ROLLOUT_DUMP_WEIGHT", 0.6)
     hand = [_key(3, 0), _key(3, 1), _key(6, 2)]  # 3, 3, 6: 6 points either way
     w = _world([hand, [_key(9, 0)], [_key(9, 1)], [_key(9, 2)]], [_key(10, 0)] * 5, [[]])
     sim = fastsim.Sim(random.Random(0))
@@ -80,7 +80,7 @@ def test_a_pair_is_kept_for_next_turn(monkeypatch) -> None:  # type: ignore[no-u
 
 
 def test_rollout_plays_are_legal_in_random_states(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(fastsim, "ROLLOUT_DUMP_WEIGHT", 0.6)
+    monkeypatch.setattr(rollout, "ROLLOUT_DUMP_WEIGHT", 0.6)
     sim = fastsim.Sim(random.Random(0))
     codes = {repr(c): code for code, c in CONSTRAINTS.items()}
     checked = 0

@@ -8,10 +8,10 @@ weighs it (part of what the rest can shed next turn, an 8's saved draw, a Jack's
 Queen's better draw, small bonuses for a 7, a 6 or a King), small or pairing discards,
 YANNIV at once, and Kings and 4s aimed as moyen aims them, never at the sampled hands (a
 King on the caller or where a random card is expected lightest, a 4 for the rank most worth
-its chance, counted from the cards not in sight). Measured on 30 games of four moyen
-(`scripts/rollout_fidelity.py`: the policy's choice against moyen's in the same states):
-plays agree 92.8 % (81.5 % for the heaviest combination it replaced,
-`ROLLOUT_DUMP_WEIGHT` = 0), King targets 62 % (35 % for the lightest sampled hand it
+its chance, counted from the cards not in sight; the policy is `rollout`'s). Measured on 30
+games of four moyen (`scripts/rollout_fidelity.py`: the policy's choice against moyen's in
+the same states): plays agree 92.8 % (81.5 % for the heaviest combination it replaced,
+`rollout.ROLLOUT_DUMP_WEIGHT` = 0), King targets 62 % (35 % for the lightest sampled hand it
 replaced), 4 asks 35 % (14 % for the sampled hand's lowest rank, an ask that always paid).
 Approximations, all rare or small: a Queen keeps the lowest card (the heaviest goes back on
 top, for the next player), a Jack takes the lowest card in reach when it is small, 6s of
@@ -27,279 +27,55 @@ ruleset's `power_ranks`.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
-from yanniv.engine.ruleset import YANNIV, Ruleset
+from yanniv.bots import rollout
+from yanniv.bots.fastworld import (
+    FREE,
+    MAX_TURNS,
+    PACKETS,
+    PILE,
+    POWER,
+    PREFERENCE,
+    QUEEN_DRAW,
+    RANK,
+    RED,
+    SEVEN,
+    SIX_BLACK,
+    SIX_RED,
+    VALUE,
+    World,
+    allowed,
+    best_play,
+    extends,
+    hand_points,
+    legal_plays,
+    packet_power,
+)
 
-#: Per card key: rank, points, red or not, power or not.
-RANK = [k >> 2 for k in range(56)]
-VALUE = [min(k >> 2, 10) for k in range(56)]
-RED = [(k & 3) in (1, 2) for k in range(56)]
-POWER = [(k >> 2) in (4, 6, 7, 8, 9, 11, 12, 13) for k in range(56)]
-#: Power applied when a run holds several (no draw first, then those that lower the hand).
-PREFERENCE = {8: 0, 12: 1, 11: 2, 7: 3, 6: 4, 4: 5, 9: 6, 13: 7}
-#: Constraint codes on the player to act.
-FREE, SEVEN, SIX_RED, SIX_BLACK = 0, 7, 61, 62
-#: Draw choices besides a discard card's key: the pile, or the Queen's draw.
-PILE, QUEEN_DRAW = -1, -2
-#: Newest discard packets kept apart (beyond any Jack's reach); older cards are only dead.
-PACKETS = 6
-MAX_TURNS = 120
-#: Rollout plays: 0 for the heaviest combination, else `Sim.rollout_play` with this share
-#: of what the rest of the hand can shed next turn.
-ROLLOUT_DUMP_WEIGHT = 0.6
-#: Expected points of the card a Queen keeps, by Queens played (the least of 2, 3, 4 draws).
-QUEEN_KEEP = (6.5, 4.7, 3.7, 3.0)
-#: Points a played 7, 6 or King is worth in a rollout's choice (moyen's bonuses, roughly).
-ROLLOUT_POWER_BONUS = {7: 0.8, 6: 0.4, 13: 1.0}
-#: Rollout Kings and 4s choose from what the table shows (`Sim.king_target`, `Sim.ask`), not
-#: from the sampled hands (the lightest one, its lowest rank: a 4 that always pays).
-ROLLOUT_PUBLIC_POWERS = True
-#: A discard card is taken when its points, less its own plus one when it pairs a card in
-#: hand, are below this.
-ROLLOUT_TAKE_BELOW = 4
-#: Mean points of a card nobody has seen (52 cards: 1-9 four each, 16 tens).
-MEAN_CARD = 85 / 13
-
-
-class World:
-    """One sampled manche in progress, from the start of `turn`'s turn."""
-
-    __slots__ = (
-        "active", "caller", "constraint", "dead", "direction", "hands", "lap", "packets",
-        "pile", "prev", "rules", "turn",
-    )
-
-    def __init__(
-        self, hands: list[list[int]], pile: list[int], packets: list[list[int]],
-        dead: list[int], prev: list[int] | None, turn: int, direction: int,
-        caller: int | None, constraint: int, active: list[bool],
-        lap: set[int] | None = None, rules: Ruleset = YANNIV,
-    ) -> None:
-        self.hands = hands
-        #: Top card last.
-        self.pile = pile
-        #: The newest discard packets, newest last (the Jack's reach); older cards in `dead`.
-        self.packets = packets
-        self.dead = dead
-        #: The previous player's packet (None if he put none down).
-        self.prev = prev
-        self.turn = turn
-        self.direction = direction
-        self.caller = caller
-        self.constraint = constraint
-        self.active = active
-        #: After a call under `rules.last_lap_each_once`: the seats still to play.
-        self.lap = set(lap) if lap else set()
-        self.rules = rules
-
-    def copy(self) -> World:
-        packets = [list(p) for p in self.packets]
-        prev = None
-        if self.prev is not None:
-            prev = packets[-1] if self.packets and self.prev is self.packets[-1] else list(
-                self.prev
-            )
-        return World(
-            [list(h) for h in self.hands], list(self.pile), packets, list(self.dead), prev,
-            self.turn, self.direction, self.caller, self.constraint, self.active,
-            self.lap, self.rules,
-        )
-
-
-def hand_points(hand: list[int]) -> int:
-    total = 0
-    for card in hand:
-        total += VALUE[card]
-    return total
-
-
-def _allowed(card: int, constraint: int) -> bool:
-    if constraint == SEVEN:
-        return VALUE[card] <= 7 and RANK[card] <= 7
-    if constraint == SIX_RED:
-        return RED[card]
-    if constraint == SIX_BLACK:
-        return not RED[card]
-    return True
-
-
-def best_play(hand: list[int], constraint: int) -> list[int]:
-    """The heaviest legal combination (more cards on ties); [] when none is legal."""
-    best: list[int] = []
-    best_value = -1
-    n = len(hand)
-    seven = constraint == SEVEN
-    i = 0
-    while i < n:
-        rank = RANK[hand[i]]
-        j = i + 1
-        while j < n and RANK[hand[j]] == rank:
-            j += 1
-        if not (seven and rank > 7):
-            group = hand[i:j]
-            if constraint in (FREE, SEVEN) or any(_allowed(c, constraint) for c in group):
-                total = VALUE[hand[i]] * (j - i)
-                if total > best_value or (total == best_value and j - i > len(best)):
-                    best, best_value = group, total
-        i = j
-    if n >= 3:
-        for suit in range(4):
-            cards = [c for c in hand if c & 3 == suit and not (seven and RANK[c] > 7)]
-            if len(cards) < 3 or (constraint in (SIX_RED, SIX_BLACK) and not _allowed(
-                cards[0], constraint
-            )):
-                continue
-            start = 0
-            for k in range(1, len(cards) + 1):
-                if k == len(cards) or RANK[cards[k]] != RANK[cards[k - 1]] + 1:
-                    if k - start >= 3:
-                        run = cards[start:k]
-                        total = sum(VALUE[c] for c in run)
-                        if total > best_value or (total == best_value and len(run) > len(best)):
-                            best, best_value = run, total
-                    start = k
-    return best
-
-
-def legal_plays(hand: list[int], constraint: int) -> list[list[int]]:
-    """Every rank group played whole and every run of 3 cards or more (sub-runs included)
-    that the constraint allows; `hand` sorted by key."""
-    plays: list[list[int]] = []
-    n = len(hand)
-    seven = constraint == SEVEN
-    colour = constraint in (SIX_RED, SIX_BLACK)
-    i = 0
-    while i < n:
-        rank = RANK[hand[i]]
-        j = i + 1
-        while j < n and RANK[hand[j]] == rank:
-            j += 1
-        if not (seven and rank > 7):
-            group = hand[i:j]
-            if not colour or any(_allowed(c, constraint) for c in group):
-                plays.append(group)
-        i = j
-    if n >= 3:
-        for suit in range(4):
-            cards = [c for c in hand if c & 3 == suit and not (seven and RANK[c] > 7)]
-            if len(cards) < 3 or (colour and not _allowed(cards[0], constraint)):
-                continue
-            start = 0
-            for k in range(1, len(cards) + 1):
-                if k == len(cards) or RANK[cards[k]] != RANK[cards[k - 1]] + 1:
-                    for a in range(start, k - 2):
-                        for b in range(a + 3, k + 1):
-                            plays.append(cards[a:b])
-                    start = k
-    return plays
-
-
-def _extends(played: list[int], card: int) -> bool:
-    """A pile card played at once: same rank as a set (or single), or prolonging the run."""
-    rank = RANK[card]
-    if all(RANK[c] == RANK[played[0]] for c in played):
-        return rank == RANK[played[0]]
-    if card & 3 != played[0] & 3:
-        return False
-    ranks = [RANK[c] for c in played]
-    return rank == min(ranks) - 1 or rank == max(ranks) + 1
-
-
-def _power(played: list[int]) -> tuple[int, int]:
-    """(power rank, count) of a packet: sets use all their cards, runs one chosen power."""
-    rank = RANK[played[0]]
-    if all(RANK[c] == rank for c in played):
-        return (rank, len(played)) if POWER[played[0]] else (0, 0)
-    powers = [RANK[c] for c in played if POWER[c]]
-    if not powers:
-        return 0, 0
-    return min(powers, key=PREFERENCE.__getitem__), 1
-
-
-#: A combination of a hand: its cards, their positions' bit mask, its points, and whether
-#: it is a set (a rank group, played whole) rather than a run.
-Combo = tuple[list[int], int, int, bool]
-
-
-def _combos(hand: list[int]) -> list[Combo]:
-    """`legal_plays(hand, FREE)` with masks and points, in the same order."""
-    out: list[Combo] = []
-    n = len(hand)
-    i = 0
-    while i < n:
-        rank = RANK[hand[i]]
-        j = i + 1
-        while j < n and RANK[hand[j]] == rank:
-            j += 1
-        out.append((hand[i:j], (1 << j) - (1 << i), VALUE[hand[i]] * (j - i), True))
-        i = j
-    if n >= 3:
-        by_suit: list[list[int]] = [[], [], [], []]
-        for pos, c in enumerate(hand):
-            by_suit[c & 3].append(pos)
-        for positions in by_suit:
-            m = len(positions)
-            if m < 3:
-                continue
-            start = 0
-            for k in range(1, m + 1):
-                if k == m or RANK[hand[positions[k]]] != RANK[hand[positions[k - 1]]] + 1:
-                    for a in range(start, k - 2):
-                        for b in range(a + 3, k + 1):
-                            cards = [hand[p] for p in positions[a:b]]
-                            mask = 0
-                            for p in positions[a:b]:
-                                mask |= 1 << p
-                            out.append((cards, mask, sum(VALUE[c] for c in cards), False))
-                    start = k
-    return out
-
-
-def _combo_allowed(combo: Combo, constraint: int) -> bool:
-    """Whether a 7 or a 6 lets this combination be played (as `legal_plays` decides)."""
-    cards, _, _, group = combo
-    if constraint == SEVEN:
-        return RANK[cards[-1]] <= 7
-    if group:
-        return any(_allowed(c, constraint) for c in cards)
-    return _allowed(cards[0], constraint)
-
-
-def _masks(combos: list[Combo]) -> list[tuple[int, int, bool]]:
-    """Each combination's mask, then a set's points per card or a run's points."""
-    return [(m, p // len(c) if g else p, g) for c, m, p, g in combos]
-
-
-@lru_cache(maxsize=4096)
-def _miss(unseen: int, m: int, u: int) -> float:
-    """Chance that `u` cards dealt from `unseen` hold none of `m` given ones."""
-    miss = 1.0
-    for i in range(min(u, unseen)):
-        miss *= max(0, unseen - m - i) / (unseen - i)
-    return miss
-
-
-def _power_bonus(w: World, power: int, count: int, draw: float) -> float:
-    """What a played power is worth in a rollout's choice of play, in points: `draw` is
-    what the normal draw is expected to add to the hand."""
-    if power == 8:
-        return draw
-    if power == 12:
-        return max(0.0, draw - QUEEN_KEEP[min(count, 3)])
-    if power == 11:
-        reach = w.rules.jack_reach - 1 + count
-        low = draw
-        for packet in reversed(w.packets):
-            if reach <= 0:
-                break
-            if packet:
-                for c in packet:
-                    if VALUE[c] < low:
-                        low = VALUE[c]
-                reach -= 1
-        return draw - low
-    return ROLLOUT_POWER_BONUS.get(power, 0.0)
+__all__ = [
+    "FREE",
+    "MAX_TURNS",
+    "PACKETS",
+    "PILE",
+    "POWER",
+    "PREFERENCE",
+    "QUEEN_DRAW",
+    "RANK",
+    "RED",
+    "SEVEN",
+    "SIX_BLACK",
+    "SIX_RED",
+    "VALUE",
+    "Sim",
+    "World",
+    "allowed",
+    "best_play",
+    "deltas",
+    "extends",
+    "hand_points",
+    "legal_plays",
+    "packet_power",
+]
 
 
 class Sim:
@@ -309,62 +85,8 @@ class Sim:
         self.rng = rng
 
     def rollout_play(self, w: World, hand: list[int], constraint: int) -> list[int]:
-        """The rollout's play: the heaviest combination, or with `ROLLOUT_DUMP_WEIGHT` the
-        one that leaves the lightest hand the way moyen weighs it (what the rest can shed
-        next turn, an 8's saved draw, a Jack's or a Queen's better one, a 7 or 6 on the
-        next player, a King's swap).
-
-        The rest's best dump is read off the hand's own combinations as bit masks of its
-        positions: a set that loses cards to the play is still a set, and a run of the
-        rest is one of the hand's runs (every sub-run is listed) that the play does not
-        touch."""
-        if not ROLLOUT_DUMP_WEIGHT:
-            return best_play(hand, constraint)
-        combos = _combos(hand)
-        plays = combos if constraint == FREE else [
-            c for c in combos if _combo_allowed(c, constraint)
-        ]
-        if len(plays) <= 1:
-            return list(plays[0][0]) if plays else []
-        dump_weight = ROLLOUT_DUMP_WEIGHT if w.caller is None else 0.0
-        draw = 6.5
-        if w.prev is not None:
-            for c in w.prev:
-                if not POWER[c] and VALUE[c] < draw:
-                    draw = VALUE[c]
-        # No pair and no run (runs come last): the rest dumps its heaviest card.
-        singles = len(combos) == len(hand) and combos[-1][3]
-        if singles:
-            top = max(range(len(hand)), key=lambda i: VALUE[hand[i]])
-            first = VALUE[hand[top]]
-            second = max((VALUE[c] for i, c in enumerate(hand) if i != top), default=0)
-        else:
-            masks = _masks(combos)
-        best: list[int] = []
-        best_score = -99.0
-        for cards, taken, points, group in plays:
-            if singles:
-                dump = second if taken == 1 << top else first
-            else:
-                dump = 0
-                for other, total, other_group in masks:
-                    if other_group:
-                        left = (other & ~taken).bit_count() * total
-                        if left > dump:
-                            dump = left
-                    elif total > dump and not other & taken:
-                        dump = total
-            score = points + dump_weight * dump
-            if group:
-                if POWER[cards[0]]:
-                    score += _power_bonus(w, RANK[cards[0]], len(cards), draw)
-            else:
-                power, count = _power(cards)
-                if power:
-                    score += _power_bonus(w, power, count, draw)
-            if score > best_score or (score == best_score and len(cards) < len(best)):
-                best, best_score = cards, score
-        return list(best)
+        """The rollout's play (`rollout.rollout_play`)."""
+        return rollout.rollout_play(w, hand, constraint)
 
     def next_seat(self, w: World, seat: int) -> int:
         n = len(w.hands)
@@ -415,7 +137,7 @@ class Sim:
                     previous = packet is w.prev
                     packet.remove(take)
                     break
-            if previous and played and w.rules.play_taken_discard and _extends(played, take):
+            if previous and played and w.rules.play_taken_discard and extends(played, take):
                 played.append(take)
                 return
             hand.append(take)
@@ -433,7 +155,7 @@ class Sim:
         card = self.pop(w)
         if card is None:
             return
-        if played and _extends(played, card):
+        if played and extends(played, card):
             played.append(card)
             return
         hand.append(card)
@@ -462,13 +184,13 @@ class Sim:
                     reach -= 1
             forced = mandatory and bool(options)
         best = None
-        best_score = 999 if forced else ROLLOUT_TAKE_BELOW
+        best_score = 999 if forced else rollout.ROLLOUT_TAKE_BELOW
         ranks = {RANK[c] for c in hand}
         at_once = played if played and w.rules.play_taken_discard and w.prev else None
         for card in options:
             v = VALUE[card]
             score = v - (v + 1 if RANK[card] in ranks else 0)
-            if at_once is not None and card in w.prev and _extends(at_once, card):
+            if at_once is not None and card in w.prev and extends(at_once, card):
                 score = -2  # never reaches the hand
             if score < best_score:
                 best, best_score = card, score
@@ -478,7 +200,7 @@ class Sim:
 
     def powers(self, w: World, seat: int, power: int, count: int) -> None:
         hand = w.hands[seat]
-        if ROLLOUT_PUBLIC_POWERS and power in (4, 13):
+        if rollout.ROLLOUT_PUBLIC_POWERS and power in (4, 13):
             for _ in range(count):
                 if not hand:
                     return
@@ -510,53 +232,12 @@ class Sim:
                 self.four_ask(w, seat, target, RANK[low])
 
     def king_target(self, w: World, seat: int) -> int | None:
-        """moyen's King from what the table shows: the caller, else the opponent whose random
-        card is expected lowest beside the card given (more cards dilute it towards the
-        mean)."""
-        if w.caller is not None and w.caller != seat:
-            return w.caller
-        give = VALUE[w.hands[seat][-1]]
-        best, best_gain = None, -99.0
-        for t in range(len(w.hands)):
-            if t != seat and w.active[t] and w.hands[t]:
-                n = len(w.hands[t])
-                gain = give - (n * MEAN_CARD + give) / (n + 1)
-                if gain > best_gain:
-                    best, best_gain = t, gain
-        return best
+        """The rollout King's target (`rollout.king_target`)."""
+        return rollout.king_target(w, seat)
 
     def ask(self, w: World, seat: int) -> tuple[int, int] | None:
-        """moyen's 4 from what the table shows: the (target, rank) most worth its chance,
-        the chance counted from the cards of the rank not in sight (hand, discard); None
-        when no ask pays (declined, or a mandatory ask the target cannot meet)."""
-        hand = w.hands[seat]
-        if not hand:
-            return None
-        heaviest = VALUE[max(hand, key=VALUE.__getitem__)]
-        seen = [0] * 14
-        for c in hand:
-            seen[RANK[c]] += 1
-        for packet in w.packets:
-            for c in packet:
-                seen[RANK[c]] += 1
-        for c in w.dead:
-            seen[RANK[c]] += 1
-        unseen = len(w.pile) + sum(len(w.hands[t]) for t in range(len(w.hands)) if t != seat)
-        best, best_score = None, 0.0
-        for t in range(len(w.hands)):
-            if t == seat or not w.active[t] or not w.hands[t]:
-                continue
-            u = len(w.hands[t])
-            caller = 0.8 * heaviest if t == w.caller else 0.0
-            for rank in range(1, 14):
-                m = 4 - seen[rank]
-                gain = (heaviest if rank == 4 else heaviest - min(rank, 10)) + caller
-                if m <= 0 or gain <= 0:
-                    continue
-                score = (1.0 - _miss(unseen, m, u)) * gain
-                if score > best_score:
-                    best, best_score = (t, rank), score
-        return best
+        """The rollout 4's (target, rank) (`rollout.ask`)."""
+        return rollout.ask(w, seat)
 
     def king_swap(self, w: World, seat: int, give: int, target: int) -> None:
         """One King: `give` goes to `target`, who loses a card at random to `seat`."""
@@ -630,7 +311,7 @@ class Sim:
         played = list(play)
         for card in played:
             hand.remove(card)
-        power, count = _power(played)
+        power, count = packet_power(played)
         w.packets.append(played)
         if len(w.packets) > PACKETS:
             w.dead.extend(w.packets.pop(0))
