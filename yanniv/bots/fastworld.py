@@ -87,75 +87,74 @@ def allowed(card: int, constraint: int) -> bool:
     return True
 
 
-def best_play(hand: list[int], constraint: int) -> list[int]:
-    """The heaviest legal combination (more cards on ties); [] when none is legal."""
-    best: list[int] = []
-    best_value = -1
+#: A combination of a hand: its cards, their positions' bit mask, its points, and whether
+#: it is a set (a rank group, played whole) rather than a run.
+Combo = tuple[list[int], int, int, bool]
+
+
+def combos(hand: list[int]) -> list[Combo]:
+    """Every rank group played whole and every run of 3 cards or more (sub-runs included),
+    with masks and points: groups by rank, then runs by suit and start; `hand` sorted by
+    key."""
+    out: list[Combo] = []
     n = len(hand)
-    seven = constraint == SEVEN
     i = 0
     while i < n:
         rank = RANK[hand[i]]
         j = i + 1
         while j < n and RANK[hand[j]] == rank:
             j += 1
-        if not (seven and rank > 7):
-            group = hand[i:j]
-            if constraint in (FREE, SEVEN) or any(allowed(c, constraint) for c in group):
-                total = VALUE[hand[i]] * (j - i)
-                if total > best_value or (total == best_value and j - i > len(best)):
-                    best, best_value = group, total
+        out.append((hand[i:j], (1 << j) - (1 << i), VALUE[hand[i]] * (j - i), True))
         i = j
     if n >= 3:
-        for suit in range(4):
-            cards = [c for c in hand if c & 3 == suit and not (seven and RANK[c] > 7)]
-            if len(cards) < 3 or (constraint in (SIX_RED, SIX_BLACK) and not allowed(
-                cards[0], constraint
-            )):
+        by_suit: list[list[int]] = [[], [], [], []]
+        for pos, c in enumerate(hand):
+            by_suit[c & 3].append(pos)
+        for positions in by_suit:
+            m = len(positions)
+            if m < 3:
                 continue
             start = 0
-            for k in range(1, len(cards) + 1):
-                if k == len(cards) or RANK[cards[k]] != RANK[cards[k - 1]] + 1:
-                    if k - start >= 3:
-                        run = cards[start:k]
-                        total = sum(VALUE[c] for c in run)
-                        if total > best_value or (total == best_value and len(run) > len(best)):
-                            best, best_value = run, total
+            for k in range(1, m + 1):
+                if k == m or RANK[hand[positions[k]]] != RANK[hand[positions[k - 1]]] + 1:
+                    for a in range(start, k - 2):
+                        for b in range(a + 3, k + 1):
+                            cards = [hand[p] for p in positions[a:b]]
+                            mask = 0
+                            for p in positions[a:b]:
+                                mask |= 1 << p
+                            out.append((cards, mask, sum(VALUE[c] for c in cards), False))
                     start = k
-    return best
+    return out
+
+
+def combo_ok(combo: Combo, constraint: int) -> bool:
+    """Whether a 7 or a 6 lets this combination be played (a 7: cards of 7 or less; a 6: a
+    set holding a card of its colour, a run of it)."""
+    cards, _, _, group = combo
+    if constraint == SEVEN:
+        return RANK[cards[-1]] <= 7
+    if group:
+        return any(allowed(c, constraint) for c in cards)
+    return allowed(cards[0], constraint)
 
 
 def legal_plays(hand: list[int], constraint: int) -> list[list[int]]:
     """Every rank group played whole and every run of 3 cards or more (sub-runs included)
     that the constraint allows; `hand` sorted by key."""
-    plays: list[list[int]] = []
-    n = len(hand)
-    seven = constraint == SEVEN
-    colour = constraint in (SIX_RED, SIX_BLACK)
-    i = 0
-    while i < n:
-        rank = RANK[hand[i]]
-        j = i + 1
-        while j < n and RANK[hand[j]] == rank:
-            j += 1
-        if not (seven and rank > 7):
-            group = hand[i:j]
-            if not colour or any(allowed(c, constraint) for c in group):
-                plays.append(group)
-        i = j
-    if n >= 3:
-        for suit in range(4):
-            cards = [c for c in hand if c & 3 == suit and not (seven and RANK[c] > 7)]
-            if len(cards) < 3 or (colour and not allowed(cards[0], constraint)):
-                continue
-            start = 0
-            for k in range(1, len(cards) + 1):
-                if k == len(cards) or RANK[cards[k]] != RANK[cards[k - 1]] + 1:
-                    for a in range(start, k - 2):
-                        for b in range(a + 3, k + 1):
-                            plays.append(cards[a:b])
-                    start = k
-    return plays
+    return [c[0] for c in combos(hand) if constraint == FREE or combo_ok(c, constraint)]
+
+
+def best_play(hand: list[int], constraint: int) -> list[int]:
+    """The heaviest legal combination (more cards on ties, else the first listed); [] when
+    none is legal."""
+    best: list[int] = []
+    best_key = (-1, 0)
+    for combo in combos(hand):
+        key = (combo[2], len(combo[0]))
+        if key > best_key and (constraint == FREE or combo_ok(combo, constraint)):
+            best, best_key = combo[0], key
+    return best
 
 
 def extends(played: list[int], card: int) -> bool:

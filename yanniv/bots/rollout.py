@@ -17,11 +17,12 @@ from yanniv.bots.fastworld import (
     FREE,
     POWER,
     RANK,
-    SEVEN,
     VALUE,
+    Combo,
     World,
-    allowed,
     best_play,
+    combo_ok,
+    combos,
     packet_power,
 )
 
@@ -42,58 +43,9 @@ ROLLOUT_TAKE_BELOW = 4
 MEAN_CARD = 85 / 13
 
 
-#: A combination of a hand: its cards, their positions' bit mask, its points, and whether
-#: it is a set (a rank group, played whole) rather than a run.
-Combo = tuple[list[int], int, int, bool]
-
-
-def _combos(hand: list[int]) -> list[Combo]:
-    """`legal_plays(hand, FREE)` with masks and points, in the same order."""
-    out: list[Combo] = []
-    n = len(hand)
-    i = 0
-    while i < n:
-        rank = RANK[hand[i]]
-        j = i + 1
-        while j < n and RANK[hand[j]] == rank:
-            j += 1
-        out.append((hand[i:j], (1 << j) - (1 << i), VALUE[hand[i]] * (j - i), True))
-        i = j
-    if n >= 3:
-        by_suit: list[list[int]] = [[], [], [], []]
-        for pos, c in enumerate(hand):
-            by_suit[c & 3].append(pos)
-        for positions in by_suit:
-            m = len(positions)
-            if m < 3:
-                continue
-            start = 0
-            for k in range(1, m + 1):
-                if k == m or RANK[hand[positions[k]]] != RANK[hand[positions[k - 1]]] + 1:
-                    for a in range(start, k - 2):
-                        for b in range(a + 3, k + 1):
-                            cards = [hand[p] for p in positions[a:b]]
-                            mask = 0
-                            for p in positions[a:b]:
-                                mask |= 1 << p
-                            out.append((cards, mask, sum(VALUE[c] for c in cards), False))
-                    start = k
-    return out
-
-
-def _combo_ok(combo: Combo, constraint: int) -> bool:
-    """Whether a 7 or a 6 lets this combination be played (as `legal_plays` decides)."""
-    cards, _, _, group = combo
-    if constraint == SEVEN:
-        return RANK[cards[-1]] <= 7
-    if group:
-        return any(allowed(c, constraint) for c in cards)
-    return allowed(cards[0], constraint)
-
-
-def _masks(combos: list[Combo]) -> list[tuple[int, int, bool]]:
+def _masks(hand_combos: list[Combo]) -> list[tuple[int, int, bool]]:
     """Each combination's mask, then a set's points per card or a run's points."""
-    return [(m, p // len(c) if g else p, g) for c, m, p, g in combos]
+    return [(m, p // len(c) if g else p, g) for c, m, p, g in hand_combos]
 
 
 @lru_cache(maxsize=4096)
@@ -139,9 +91,9 @@ def rollout_play(w: World, hand: list[int], constraint: int) -> list[int]:
     touch."""
     if not ROLLOUT_DUMP_WEIGHT:
         return best_play(hand, constraint)
-    combos = _combos(hand)
-    plays = combos if constraint == FREE else [
-        c for c in combos if _combo_ok(c, constraint)
+    hand_combos = combos(hand)
+    plays = hand_combos if constraint == FREE else [
+        c for c in hand_combos if combo_ok(c, constraint)
     ]
     if len(plays) <= 1:
         return list(plays[0][0]) if plays else []
@@ -152,13 +104,13 @@ def rollout_play(w: World, hand: list[int], constraint: int) -> list[int]:
             if not POWER[c] and VALUE[c] < draw:
                 draw = VALUE[c]
     # No pair and no run (runs come last): the rest dumps its heaviest card.
-    singles = len(combos) == len(hand) and combos[-1][3]
+    singles = len(hand_combos) == len(hand) and hand_combos[-1][3]
     if singles:
         top = max(range(len(hand)), key=lambda i: VALUE[hand[i]])
         first = VALUE[hand[top]]
         second = max((VALUE[c] for i, c in enumerate(hand) if i != top), default=0)
     else:
-        masks = _masks(combos)
+        masks = _masks(hand_combos)
     best: list[int] = []
     best_score = -99.0
     for cards, taken, points, group in plays:
