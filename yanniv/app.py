@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
             yield
         finally:
             await rooms.stop()
+            await db.run(rooms.store.close)
             db.close()
 
     app = FastAPI(title="Yanniv", lifespan=lifespan)

@@ -129,10 +129,13 @@ def test_database_failure_changes_nothing(client: TestClient, table_cls: Any,
         table.close()
 
 
-def test_failed_commit_is_never_acknowledged(client: TestClient, table_cls: Any) -> None:
+def test_failed_commit_is_never_acknowledged(client: TestClient, table_cls: Any,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The action's statements run but its transaction's COMMIT fails: the sender gets
     `server_error` and no `ack`, nobody gets a new state, the log holds no row for it, and
-    the match goes on once the database is back."""
+    the match goes on once the database is back. The group commit talks to the driver
+    directly (`action_sql.DriverConnection`), so its driver connection's `commit` is the one
+    made to fail; any write through SQLAlchemy fails its commit too."""
     table = table_cls(client, 2)
     engine = client.app.state.db.engine
     failures: list[int] = []
@@ -141,19 +144,45 @@ def test_failed_commit_is_never_acknowledged(client: TestClient, table_cls: Any)
         failures.append(1)
         raise RuntimeError("COMMIT failed")
 
+    class FailingCommit:
+        """A real driver connection whose statements run and whose commit fails."""
+
+        def __init__(self, real: Any) -> None:
+            self.real = real
+
+        def cursor(self) -> Any:
+            return self.real.cursor()
+
+        def commit(self) -> None:
+            failing_commit(self.real)
+
+        def rollback(self) -> None:
+            self.real.rollback()
+
+        def close(self) -> None:
+            self.real.close()
+
+        def invalidate(self) -> None:
+            self.real.invalidate()
+
     try:
         table.connect()
         actor, other, state = _acting(table)
         rooms = client.app.state.rooms
         room = rooms.get(table.code)
         before, version, step = room.match.state, room.version, room.match.state.step
+        log_connection = rooms.store._log_connection
         event.listen(engine, "commit", failing_commit)
+        log_connection.close()
+        monkeypatch.setattr(log_connection, "connect",
+                            lambda: FailingCommit(engine.raw_connection()))
         try:
             actor.send({"type": "action", "id": "doomed", "version": state["version"],
                         "action": state["view"]["legal_actions"][0]})
             got = actor.recv_until(lambda m: m["type"] in ("ack", "error"))
         finally:
             event.remove(engine, "commit", failing_commit)
+            monkeypatch.undo()
         assert failures, "the commit hook never ran: the test did not test a failing commit"
         answer = got[-1]
         assert answer["type"] == "error" and answer["code"] == "server_error", answer

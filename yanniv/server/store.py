@@ -17,6 +17,12 @@ from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, sel
 from sqlalchemy.orm import Session, sessionmaker
 
 from yanniv.profiles.types import FinishedMatch
+from yanniv.server.action_sql import (
+    DriverConnection,
+    compile_statement,
+    datetime_to_driver,
+    json_text,
+)
 from yanniv.server.leases import CHUNK, LeaseLost, Leases, held_by
 from yanniv.server.models import RoomActionRow, RoomMatchRow, RoomRow, RoomSeatRow
 
@@ -94,6 +100,12 @@ class RoomStore:
         self.sessions = sessions
         self.engine: Engine = sessions.kw["bind"]
         self.leases = leases
+        dialect = self.engine.dialect
+        self._room_version_sql = compile_statement(_SET_ROOM_VERSION, dialect)
+        self._insert_action_sql = compile_statement(_INSERT_ACTION, dialect)
+        self._deadline_sql = compile_statement(_SET_DEADLINE, dialect)
+        self._moment = datetime_to_driver(dialect)
+        self._log_connection = DriverConnection(self.engine)
 
     def _save(self, conn: Connection | Session, room: dict[str, Any]) -> None:
         """Save the room's row, fenced: `LeaseLost` (the transaction then rolls back) unless
@@ -204,20 +216,37 @@ class RoomStore:
     def append_actions(self, writes: list[ActionWrite]) -> None:
         """Log many rooms' actions (none the last of its match) in one transaction: the rooms'
         versions (fenced: first, so a lost lease costs nothing more), the rows and the matches'
-        deadlines, each one prepared `executemany`. `LeaseLost` if any room's lease is gone
-        (nothing is written; the writer then tries them one by one)."""
-        fence = self.leases.fence
-        with self.engine.begin() as conn:
-            saved = conn.execute(_SET_ROOM_VERSION, [
-                {**fence(w.room["code"], w.room["lease_epoch"]),
-                 **{f"b_{k}": w.room[k] for k in _ACTION_ROOM_FIELDS}}
-                for w in writes
-            ])
-            if saved.rowcount != len(writes):  # one room per batch at most: its lock is held
-                raise LeaseLost(", ".join(w.room["code"] for w in writes))
-            conn.execute(_INSERT_ACTION, [{"match_id": w.match_id, **w.action} for w in writes])
-            conn.execute(_SET_DEADLINE, [{"b_id": w.match_id, "b_deadline_ms": w.deadline_ms}
-                                         for w in writes])
+        deadlines, each one `executemany` of driver SQL compiled once (`action_sql`).
+        `LeaseLost` if any room's lease is gone (nothing is written; the writer then tries
+        them one by one)."""
+        owner = self.leases.owner
+        moment = self._moment
+        rooms = []
+        actions = []
+        deadlines = []
+        for w in writes:
+            room, action = w.room, w.action
+            rooms.append({"b_code": room["code"], "b_owner": owner, "b_epoch": room["lease_epoch"],
+                          "b_status": room["status"], "b_version": room["version"],
+                          "b_updated_at": moment(room["updated_at"])})
+            actions.append({"match_id": w.match_id, "step": action["step"],
+                            "seat": action["seat"], "version": action["version"],
+                            "action": json_text(action["action"]),
+                            "client_id": action["client_id"], "by_timer": action["by_timer"],
+                            "created_at": moment(action["created_at"])})
+            deadlines.append({"b_id": w.match_id, "b_deadline_ms": w.deadline_ms})
+
+        def check(step: int, rowcount: int) -> None:
+            if step == 0 and rowcount != len(writes):  # one room per batch at most: its lock
+                raise LeaseLost(", ".join(w.room["code"] for w in writes))  # is held
+
+        self._log_connection.run([(self._room_version_sql, rooms),
+                                  (self._insert_action_sql, actions),
+                                  (self._deadline_sql, deadlines)], check)
+
+    def close(self) -> None:
+        """Give back the group commit's connection (before the engine is disposed)."""
+        self._log_connection.close()
 
     @staticmethod
     def _record(session: Session, finished: FinishedMatch) -> int | None:
