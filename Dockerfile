@@ -1,4 +1,6 @@
-# The YANNIV app: one process (rooms live in memory), schema upgraded at start.
+# The YANNIV app. Alone (`docker run`): one process, rooms in memory, schema upgraded at start.
+# As a replica of docker-compose.yml: YANNIV_CLUSTER=1 and YANNIV_ADVERTISE_URL=auto (the
+# container's own IP) from the environment, same image and command (docs/cluster.md).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -20,6 +22,7 @@ RUN pip install --no-deps -e . \
 USER yanniv
 
 EXPOSE 8000
+# Ready: the database answers and the room leases are renewed (503 otherwise).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=5 \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/leaderboard', timeout=2)"
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)"
 CMD ["yanniv", "serve", "--host", "0.0.0.0", "--port", "8000"]

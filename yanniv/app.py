@@ -23,6 +23,7 @@ from yanniv.db.session import Database
 from yanniv.profiles import api as profiles_api
 from yanniv.profiles.password import LoginThrottle
 from yanniv.server import http_games, http_health, http_rooms, ws
+from yanniv.server.advertise import advertise_url
 from yanniv.server.app import install_error_handlers
 from yanniv.server.limits import BodyLimitMiddleware
 from yanniv.server.logs import redact_tokens
@@ -121,8 +122,14 @@ def server_config(settings: Settings, host: str, port: int,
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
     """`yanniv serve`: SQLite file by default, or the given database."""
     settings = Settings(database_url=database_url) if database_url else Settings()
+    advertised = advertise_url(settings.advertise_url, host, port)
+    if advertised != settings.advertise_url:
+        settings = settings.model_copy(update={"advertise_url": advertised})
     config = server_config(settings, host, port)
     # After uvicorn configured its loggers: seat tokens travel in socket URLs.
     redact_tokens("uvicorn.error", "uvicorn.access")
     logging.getLogger("yanniv").setLevel(logging.INFO)
+    if settings.cluster:  # uvicorn's own log: configured by now, unlike the root logger
+        logging.getLogger("uvicorn.error").info("Cluster member advertised at %r",
+                                                settings.advertise_url)
     uvicorn.Server(config).run()

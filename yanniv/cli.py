@@ -20,11 +20,16 @@ def _build_parser() -> argparse.ArgumentParser:
     conf = sub.add_parser("balancer-conf",
                           help="print nginx's configuration for several serve processes")
     conf.add_argument("--listen", default="0.0.0.0:80", help="host:port nginx listens on")
-    conf.add_argument("--upstream", action="append", required=True, metavar="HOST:PORT",
+    conf.add_argument("--upstream", action="append", metavar="HOST:PORT",
                       help="a `yanniv serve` process, as it advertises itself (repeatable)")
     conf.add_argument("--prefix", default="/var/lib/yanniv-nginx",
                       help="directory of nginx's pid, log and temporary files")
     conf.add_argument("--workers", default="auto", help="nginx worker processes")
+    conf.add_argument("--resolver", default=None, metavar="ADDRESS",
+                      help="DNS server: upstreams are names resolved at run time (nginx >= 1.27.3)")
+    conf.add_argument("--error-log", default=None, help="instead of PREFIX/error.log, e.g. stderr")
+    conf.add_argument("--compose", action="store_true",
+                      help="docker-compose.yml's balancer (deploy/nginx.conf); no other option")
 
     sim = sub.add_parser("simulate", help="built-in policies play matches (engine benchmark)")
     sim.add_argument("--seats", type=int, default=4)
@@ -72,9 +77,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "balancer-conf":
         from pathlib import Path
 
-        from yanniv.server.balancer import nginx_conf
+        from yanniv.server.balancer import compose_conf, nginx_conf
 
-        sys.stdout.write(nginx_conf(args.listen, args.upstream, Path(args.prefix), args.workers))
+        if args.compose:
+            sys.stdout.write(compose_conf())
+            return 0
+        if not args.upstream:
+            sys.stderr.write("yanniv balancer-conf: --upstream (or --compose) is required\n")
+            return 2
+        sys.stdout.write(nginx_conf(args.listen, args.upstream, Path(args.prefix), args.workers,
+                                    resolver=args.resolver, error_log=args.error_log))
         return 0
     if args.command == "simulate":
         from yanniv.games.base import parse_options

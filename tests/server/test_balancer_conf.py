@@ -36,3 +36,24 @@ def test_the_printed_configuration_is_valid_nginx(tmp_path: Path, nginx_path: st
 def test_a_balancer_needs_an_upstream(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         nginx_conf("127.0.0.1:80", [], tmp_path)
+
+
+def test_with_a_resolver_the_upstreams_are_followed_at_run_time(tmp_path: Path) -> None:
+    printed = subprocess.run(
+        [sys.executable, "-m", "yanniv.cli", "balancer-conf", "--upstream", "app:8000",
+         "--resolver", "10.9.8.7:5353", "--error-log", "stderr", "--prefix", str(tmp_path)],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}).stdout
+    assert "    resolver 10.9.8.7:5353 valid=5s ipv6=off;" in printed
+    # nginx refuses `resolve` outside a shared-memory zone.
+    upstream = printed[printed.index("upstream yanniv {"):printed.index("server {")]
+    assert "zone yanniv " in upstream
+    assert "server app:8000 resolve max_fails=1 fail_timeout=2s;" in upstream
+    assert "error_log stderr warn;" in printed
+
+
+def test_the_command_needs_an_upstream_or_the_compose_preset() -> None:
+    done = subprocess.run([sys.executable, "-m", "yanniv.cli", "balancer-conf"],
+                          capture_output=True, text=True, cwd=ROOT,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 2 and "--upstream" in done.stderr

@@ -96,6 +96,8 @@ class Settings(BaseSettings):
     #: `http://10.0.0.5:8000` (docs/cluster.md, routing): stored with the leases it takes, so a
     #: request for one of its rooms that reaches another process is sent on here. Empty: the
     #: other processes cannot send it anything (they answer `room_not_found` as alone).
+    #: `auto`: `yanniv serve` works it out at start (`yanniv.server.advertise`: the address it
+    #: listens on, or its host name's, e.g. a container's own IP; docker-compose.yml).
     advertise_url: str = ""
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False
