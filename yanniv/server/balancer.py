@@ -9,6 +9,7 @@ moves only its share of codes. Anything else (creating a room, the public list, 
 wherever the hash of the request's id sends it. A process that does not hold the room answers
 `X-Accel-Redirect` to the internal location `routing.FORWARD_PREFIX`, which replays the request
 (method, body, `Upgrade`) at the holder; nginx caps such redirects at 10 per request.
+`/metrics` is not served through the balancer (Prometheus scrapes each process directly).
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ http {{
         proxy_send_timeout 1h;
         location / {{
             proxy_pass http://yanniv;
+        }}
+        # Prometheus scrapes each process on its own address, never through the balancer:
+        # behind it every client would look like nginx, which the processes' allow-list
+        # (YANNIV_METRICS_ALLOW, private ranges) would let in.
+        location = /metrics {{
+            return 404;
         }}
         # A process's answer "this room is served at <host:port>": the same request there.
         location ~ ^{forward}/([A-Z]+)/([^/]+)(/.*)$ {{
