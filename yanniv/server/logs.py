@@ -21,6 +21,7 @@ import logging
 import re
 from typing import Any
 
+from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 from uvicorn.config import LOGGING_CONFIG
 
@@ -30,6 +31,9 @@ _TOKEN = re.compile(r"(token=)[^&\s\"']+")
 _PATH_ROOM = re.compile(r"/(?:ws|r|api/rooms)/([A-Za-z0-9]+)")
 #: The JSON keys of a record's standard fields.
 _RENAMED = {"levelname": "level", "name": "logger", "message": "msg"}
+#: Record attributes never written: the standard ones not asked for, and the terminal
+#: colours uvicorn attaches to its own lines.
+_SKIPPED = (*RESERVED_ATTRS, "color_message")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
@@ -75,7 +79,8 @@ def json_formatter(process: str = "", advertise: str = "") -> JsonFormatter:
     if advertise:
         static["advertise"] = advertise
     return JsonFormatter("{levelname}{name}{message}", style="{", rename_fields=_RENAMED,
-                         static_fields=static, timestamp="ts", json_ensure_ascii=False)
+                         static_fields=static, reserved_attrs=_SKIPPED, timestamp="ts",
+                         json_ensure_ascii=False)
 
 
 def log_config(log_format: str, process: str = "", advertise: str = "") -> dict[str, Any]:
