@@ -49,7 +49,6 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
     settings = settings or Settings()
     db = Database(settings.database_url, settings.db_threads)
     rooms = Rooms(db, settings)
-    db.observe = rooms.metrics.db_call  # every database call's time, for `GET /metrics`
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

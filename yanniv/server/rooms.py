@@ -53,6 +53,7 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         #: This process's Prometheus metrics (`GET /metrics`).
         self.metrics = Metrics()
+        db.observe = self.metrics.db_call  # every database call's time, in its thread
         self.play = Play(db, self.store, self.rooms, settings, self.metrics)
         self.metrics.watch(self.rooms, self.play.writer)
         self.idle = IdleRooms(db, self.store, self.rooms, settings, self.play.disarm,
