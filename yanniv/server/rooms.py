@@ -214,4 +214,7 @@ class Rooms:
         except GameError as error:
             self.metrics.refused(error.code)
             raise
+        except Exception:  # a bug: the socket answers `server_error`
+            self.metrics.refused("server_error")
+            raise
         self.metrics.acted(time.perf_counter() - started)
