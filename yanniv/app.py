@@ -13,6 +13,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -26,7 +27,7 @@ from yanniv.server import http_games, http_health, http_rooms, ws
 from yanniv.server.advertise import advertise_url
 from yanniv.server.app import install_error_handlers
 from yanniv.server.limits import BodyLimitMiddleware
-from yanniv.server.logs import redact_tokens
+from yanniv.server.logs import log_config, redact_tokens
 from yanniv.server.owner import OwnerCookieMiddleware
 from yanniv.server.ratelimit import SocketCaps, WrongCodeLimiter
 from yanniv.server.rooms import Rooms
@@ -104,13 +105,22 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
 
 
 def server_config(settings: Settings, host: str, port: int,
-                  log_level: str = "info", tune_gc: bool = True) -> uvicorn.Config:
+                  log_level: str = "info", tune_gc: bool = True,
+                  logs: bool = False) -> uvicorn.Config:
     """How `yanniv serve` runs the app (tests start a server from the same config, without
-    `tune_gc` when they share one process with other apps)."""
+    `tune_gc` when they share one process with other apps). With `logs`, the process's
+    logging is configured too (`YANNIV_LOG_FORMAT`, `logs.log_config`): what `yanniv serve`
+    does, not tests sharing a process (their `yanniv` loggers stay as pytest set them)."""
+    app = create_app(settings, tune_gc=tune_gc)
+    extra: dict[str, Any] = {}
+    if logs:
+        extra["log_config"] = log_config(settings.log_format, app.state.rooms.leases.owner,
+                                         settings.advertise_url)
     return uvicorn.Config(
-        create_app(settings, tune_gc=tune_gc),
+        app,
         host=host,
         port=port,
+        **extra,
         **ws_limits(settings),
         # The app itself honours X-Forwarded-For, from `YANNIV_TRUSTED_PROXIES` only: uvicorn's
         # handling would trust 127.0.0.1 (or FORWARDED_ALLOW_IPS) before the app saw the peer.
@@ -125,10 +135,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     advertised = advertise_url(settings.advertise_url, host, port)
     if advertised != settings.advertise_url:
         settings = settings.model_copy(update={"advertise_url": advertised})
-    config = server_config(settings, host, port)
+    config = server_config(settings, host, port, logs=True)
     # After uvicorn configured its loggers: seat tokens travel in socket URLs.
     redact_tokens("uvicorn.error", "uvicorn.access")
-    logging.getLogger("yanniv").setLevel(logging.INFO)
     if settings.cluster:  # uvicorn's own log: configured by now, unlike the root logger
         logging.getLogger("uvicorn.error").info("Cluster member advertised at %r",
                                                 settings.advertise_url)

@@ -7,6 +7,7 @@ timeout; PostgreSQL (`postgresql+psycopg://...`) gets a small pool of threads.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -57,10 +58,15 @@ class Database:
         self._executor = ThreadPoolExecutor(
             max_workers=1 if self.is_sqlite else threads, thread_name_prefix="yanniv-db"
         )
+        #: Told every call's function and its seconds in the thread (the server's metrics),
+        #: so queueing for a thread is not counted as database time.
+        self.observe: Callable[[Callable[..., Any], float], None] | None = None
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking database function in the database threads, not on the event loop."""
         loop = asyncio.get_running_loop()
+        if self.observe is not None:
+            return await loop.run_in_executor(self._executor, _timed, self.observe, fn, args)
         return await loop.run_in_executor(self._executor, partial(fn, *args))
 
     def upgrade(self) -> None:
@@ -72,6 +78,15 @@ class Database:
     def close(self) -> None:
         self._executor.shutdown(wait=True)
         self.engine.dispose()
+
+
+def _timed(observe: Callable[[Callable[..., Any], float], None], fn: Callable[..., T],
+           args: tuple[Any, ...]) -> T:
+    started = time.perf_counter()
+    try:
+        return fn(*args)
+    finally:
+        observe(fn, time.perf_counter() - started)
 
 
 def db_session(request: Request) -> Iterator[Session]:

@@ -14,6 +14,7 @@ With a `resolver`, the upstreams are names nginx re-resolves while it runs (`ser
 resolve`, nginx ≥ 1.27.3, in a shared-memory `zone`): every address the name has is a server,
 so replicas that start, stop or restart with a new address are followed without a reload.
 `compose_conf()` is that variant for docker-compose.yml (`deploy/nginx.conf`).
+`/metrics` is not served through the balancer (Prometheus scrapes each process directly).
 """
 
 from __future__ import annotations
@@ -63,6 +64,12 @@ http {{
         proxy_send_timeout 1h;
         location / {{
             proxy_pass http://yanniv;
+        }}
+        # Prometheus scrapes each process on its own address, never through the balancer:
+        # behind it every client would look like nginx, which the processes' allow-list
+        # (YANNIV_METRICS_ALLOW, private ranges) would let in.
+        location = /metrics {{
+            return 404;
         }}
         # A process's answer "this room is served at <host:port>": the same request there.
         location ~ ^{forward}/([A-Z]+)/([^/]+)(/.*)$ {{

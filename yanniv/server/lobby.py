@@ -9,6 +9,7 @@ used by an old room in the database is simply drawn again.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +35,8 @@ from yanniv.server.seat import Seat, new_bot_seat, new_seat
 from yanniv.server.store import RoomStore
 from yanniv.server.tokens import new_token
 from yanniv.server.validation import clean_pseudo
+
+log = logging.getLogger(__name__)
 
 
 class Lobby:
@@ -84,6 +87,9 @@ class Lobby:
                 continue
             self.rooms[code] = room
             self.idle.watch_humans(room)  # closed if its host never connects
+            self.play.metrics.room_created(room)
+            log.info("room %s: created (%s, %s)", code, game.id,
+                     "public" if public else "private")
             return room, seat, token
         raise game_error("server_error")
 
@@ -236,6 +242,9 @@ class Lobby:
                 commit, what="the match's start", events=events, status="playing",
                 lost=self.play.drop,
             )
+            self.play.metrics.match(room, "started")
+            log.info("room %s: match %s started (%d seats)", room.code,
+                     room.match.id if room.match else "?", len(room.seats))
 
     async def rematch(self, room: Room, actor: Seat) -> None:
         """Back to the lobby with the same players and settings; the host starts again."""
@@ -251,6 +260,7 @@ class Lobby:
                 self.db, room, lambda snapshot: self.store.update_room(snapshot), commit,
                 what="a rematch", status="waiting", lost=self.play.drop,
             )
+            log.info("room %s: back to the lobby for a rematch", room.code)
 
 
 def _require_host(room: Room, seat: Seat) -> None:

@@ -21,6 +21,7 @@ from yanniv.server.bots import BotTurns
 from yanniv.server.changes import change_room, utcnow
 from yanniv.server.connections import Connection
 from yanniv.server.errors import GameError, game_error, wire_detail
+from yanniv.server.metrics import Metrics
 from yanniv.server.protocol import AckOut, outgoing
 from yanniv.server.results import finished_match
 from yanniv.server.room import LiveMatch, Room, Seat, action_fingerprint
@@ -36,8 +37,9 @@ class Play:
     """Actions on the rooms of `rooms` (shared with the registry), and their clocks."""
 
     def __init__(self, db: Database, store: RoomStore, rooms: dict[str, Room],
-                 settings: Settings) -> None:
+                 settings: Settings, metrics: Metrics) -> None:
         self.db = db
+        self.metrics = metrics
         self.store = store
         self.rooms = rooms
         self.settings = settings
@@ -73,6 +75,7 @@ class Play:
         loop's next turn, so the client whose action was refused first gets its error."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            self.metrics.leases("lost")
         self.disarm(room)
         asyncio.get_running_loop().call_soon(_close_sockets, room)
 
@@ -163,6 +166,9 @@ class Play:
             status="finished" if over else room.status,
             write_async=None if over else write_async, lost=self.drop,
         )
+        self.metrics.action(room, client_id, by_timer, over)
+        if over:
+            log.info("room %s: match %d finished", room.code, match.id)
 
     # ------------------------------------------------------------ out of time
 

@@ -14,6 +14,7 @@ the leases and, in a cluster, takes over the rooms of a process that died.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,10 +22,12 @@ from typing import Any
 from yanniv.db.session import Database
 from yanniv.server.changes import utcnow
 from yanniv.server.connections import Connection
+from yanniv.server.errors import GameError
 from yanniv.server.idle import IdleRooms
 from yanniv.server.keeper import LeaseKeeper
 from yanniv.server.leases import Holder, Leases, process_id
 from yanniv.server.lobby import Lobby
+from yanniv.server.metrics import Metrics
 from yanniv.server.play import Play
 from yanniv.server.public_list import listed_rooms
 from yanniv.server.restore import restore_room
@@ -48,7 +51,11 @@ class Rooms:
                              settings.advertise_url.rstrip("/"))
         self.store = RoomStore(db.sessions, self.leases)
         self.rooms: dict[str, Room] = {}
-        self.play = Play(db, self.store, self.rooms, settings)
+        #: This process's Prometheus metrics (`GET /metrics`).
+        self.metrics = Metrics()
+        db.observe = self.metrics.db_call  # every database call's time, in its thread
+        self.play = Play(db, self.store, self.rooms, settings, self.metrics)
+        self.metrics.watch(self.rooms, self.play.writer)
         self.idle = IdleRooms(db, self.store, self.rooms, settings, self.play.disarm,
                               self.play.drop)
         self.keeper = LeaseKeeper(
@@ -88,6 +95,7 @@ class Rooms:
         since = self._live_since()
         await self.db.run(self.leases.add_missing, since)
         epochs = await self.db.run(self.leases.claim, since, not self.settings.cluster)
+        self.metrics.leases("taken", len(epochs))
         self._restore(await self.db.run(self.store.load, epochs))
         log.info("loaded %d rooms (process %s)", len(self.rooms), self.leases.owner)
         self.keeper.start()
@@ -106,12 +114,15 @@ class Rooms:
             if old is not None:  # a stale copy whose loss we had not noticed: the log rules
                 self.play.drop(old)
             self.rooms[room.code] = room
+            log.info("room %s: restored (%s, lease epoch %d)", room.code, room.status,
+                     room.lease_epoch)
             self.play.arm(room)
             self.idle.watch_humans(room, idle_since=room.updated_at)
 
     async def _take_over(self) -> int:
         """Take the rooms whose lease ran out (their process died or stopped)."""
         epochs = await self.db.run(self.leases.claim, self._live_since(), False, CLAIM_BATCH)
+        self.metrics.leases("taken", len(epochs))
         if epochs:
             self._restore(await self.db.run(self.store.load, epochs))
         return len(epochs)
@@ -144,6 +155,9 @@ class Rooms:
             await self.db.run(self.leases.release, codes)
         except Exception:  # they will simply run out
             log.exception("releasing %d room leases failed", len(codes))
+            return
+        self.metrics.leases("released", len(codes))
+        log.info("released the leases of %d rooms", len(codes))
 
     # ------------------------------------------------------------ lookups
 
@@ -192,5 +206,15 @@ class Rooms:
 
     async def act(self, room: Room, seat: Seat, client_id: str, version: int,
                   action_data: dict[str, Any], reply: Connection) -> None:
-        """A seat's action: checked, logged, acknowledged to `reply`, then broadcast."""
-        await self.play.act(room, seat, client_id, version, action_data, reply)
+        """A seat's action: checked, logged, acknowledged to `reply`, then broadcast; timed
+        and counted for the metrics (a refusal by its code)."""
+        started = time.perf_counter()
+        try:
+            await self.play.act(room, seat, client_id, version, action_data, reply)
+        except GameError as error:
+            self.metrics.refused(error.code)
+            raise
+        except Exception:  # a bug: the socket answers `server_error`
+            self.metrics.refused("server_error")
+            raise
+        self.metrics.acted(time.perf_counter() - started)

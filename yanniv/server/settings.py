@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+from typing import Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -101,8 +102,19 @@ class Settings(BaseSettings):
     advertise_url: str = ""
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False
+    #: Serve `GET /metrics` (Prometheus' text format) on the app's own port, to clients in
+    #: `metrics_allow` only; anyone else gets 404, as with it off (docs/cluster.md, metrics).
+    metrics: bool = True
+    #: Who may scrape (IPs or CIDRs, comma-separated; the client as `trusted_proxies` names
+    #: it): loopback and the private ranges, where a Prometheus server sits, never the
+    #: public Internet. The balancer's configuration refuses `/metrics` itself as well.
+    metrics_allow: str = ("127.0.0.0/8,::1,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,"
+                          "fc00::/7")
+    #: `text` (the default, for a person reading a terminal) or `json`: one JSON object a
+    #: line (ts, level, logger, msg, room, process), for a log collector (docs/cluster.md).
+    log_format: Literal["text", "json"] = "text"
 
-    @field_validator("trusted_proxies")
+    @field_validator("trusted_proxies", "metrics_allow")
     @classmethod
     def _proxies_parse(cls, value: str) -> str:
         """A typo in the list must stop the server, not silently trust nobody (or somebody)."""
@@ -126,3 +138,7 @@ class Settings(BaseSettings):
 
     def trusted_proxy_list(self) -> list[str]:
         return [item.strip() for item in self.trusted_proxies.split(",") if item.strip()]
+
+    def metrics_networks(self) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+        return [ipaddress.ip_network(item.strip(), strict=False)
+                for item in self.metrics_allow.split(",") if item.strip()]

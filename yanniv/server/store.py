@@ -257,7 +257,7 @@ class RoomStore:
             with session.begin_nested():
                 return record_finished_match(session, finished)
         except Exception:
-            log.exception("recording finished match of room %s failed", finished.room_code)
+            log.exception("room %s: recording its finished match failed", finished.room_code)
             return None
 
     # ------------------------------------------------------------ restart
