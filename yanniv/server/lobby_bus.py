@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, bindparam, update
@@ -39,6 +40,8 @@ CHANNEL = "yanniv:lobby"
 _LEASES: Table = RoomLeaseRow.__table__  # type: ignore[assignment]
 #: Seconds before subscribing again after Redis dropped the subscription.
 RESUBSCRIBE = 1.0
+#: Seconds a Redis command may take before it counts as failed.
+REDIS_TIMEOUT = 1.0
 
 
 def shared_redis_url(settings: Settings) -> str:
@@ -62,8 +65,9 @@ def write_listed(engine: Engine, owner: str, changed: dict[str, bool]) -> None:
 class LobbyBus:
     """Announces this process's lobby changes on Redis; hears the others'."""
 
-    def __init__(self, redis: Any, owner: str, heard: Any) -> None:
+    def __init__(self, redis: Any, subscriber: Any, owner: str, heard: Callable[[], None]) -> None:
         self.redis = redis
+        self.subscriber = subscriber
         self.owner = owner.encode()
         self.heard = heard
         self._task: asyncio.Task[None] | None = None
@@ -90,7 +94,7 @@ class LobbyBus:
     async def _listen(self) -> None:
         while True:
             try:
-                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                async with self.subscriber.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     self.heard()  # (again) subscribed: whatever was missed is read now
                     async for message in pubsub.listen():
@@ -120,17 +124,24 @@ class SharedState:
         self.feed = LobbyFeed(rooms, settings.lobby_push_interval, settings.lobby_refresh_seconds)
         rooms.lobby.watcher = self.feed.touched
         self.redis: Any = None
+        self.subscriber: Any = None
         self.bus: LobbyBus | None = None
         self.counts: AddressCounts = AddressCounts()
         url = shared_redis_url(settings) if settings.cluster else ""
         if url:
             import redis.asyncio
 
-            self.redis = redis.asyncio.Redis.from_url(url)
+            # Commands time out (a socket's opening waits for one): a Redis that stops
+            # answering costs a second, then the process counts alone. The subscription
+            # waits for messages as long as there are none: its own client, no read timeout.
+            self.redis = redis.asyncio.Redis.from_url(
+                url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT)
+            self.subscriber = redis.asyncio.Redis.from_url(
+                url, socket_connect_timeout=REDIS_TIMEOUT, socket_keepalive=True)
             owner = rooms.leases.owner
             self.counts = RedisAddressCounts(self.redis, owner, settings.lease_renew_seconds,
                                              settings.lease_seconds)
-            self.bus = LobbyBus(self.redis, owner, self.feed.heard)
+            self.bus = LobbyBus(self.redis, self.subscriber, owner, self.feed.heard)
         if settings.cluster:
             self.feed.announce = self._announce
 
@@ -152,6 +163,7 @@ class SharedState:
         if self.bus is not None:
             await self.bus.stop()
         await self.counts.stop()
-        if self.redis is not None:
-            with contextlib.suppress(Exception):
-                await self.redis.aclose()
+        for client in (self.redis, self.subscriber):
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
