@@ -171,3 +171,26 @@ def test_a_dead_process_s_sockets_are_given_back(app_factory: Callable[..., Fast
 
 async def _cancel(counts: Any) -> None:
     counts._task.cancel()  # the heartbeat task
+
+
+def test_with_redis_away_caps_count_per_process_and_own_changes_are_pushed(
+        app_factory: Callable[..., FastAPI], run_uvicorn: Any, sqlite_url: str) -> None:
+    """Redis does not answer (nothing listens at its address): sockets are still admitted,
+    capped by this process's own count, and its own lobby changes still pushed."""
+    nowhere = f"redis://127.0.0.1:{_free_port()}"
+    port = _free_port()
+    app = app_factory(sqlite_url, **FAST, redis_url=nowhere, max_sockets_per_ip=2)
+    address = f"127.0.0.1:{port}"
+    with run_uvicorn(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")), \
+            connect(f"ws://{address}/ws/lobby") as lobby, contextlib.ExitStack() as stack:
+        assert _next_list(lobby, 3.0) == []
+        room = httpx.post(f"http://{address}/api/rooms",
+                          json={"pseudo": "Alice", "public": True}).json()
+        seat = stack.enter_context(
+            connect(f"ws://{address}/ws/{room['code']}?token={room['token']}"))
+        assert json.loads(seat.recv(timeout=3))["type"] == "state"
+        assert _next_list(lobby, 3.0) == [room["code"]]
+        watcher = stack.enter_context(connect(f"ws://{address}/ws/{room['code']}"))
+        assert json.loads(watcher.recv(timeout=3))["type"] == "state"
+        with connect(f"ws://{address}/ws/{room['code']}") as third:
+            assert json.loads(third.recv(timeout=3))["code"] == "too_many_sockets_ip"
