@@ -27,6 +27,8 @@ from yanniv.server import http_games, http_health, http_rooms, ws
 from yanniv.server.advertise import advertise_url
 from yanniv.server.app import install_error_handlers
 from yanniv.server.limits import BodyLimitMiddleware
+from yanniv.server.lobby_bus import SharedState
+from yanniv.server.lobby_feed import LobbySocket
 from yanniv.server.logs import log_config, redact_tokens
 from yanniv.server.owner import OwnerCookieMiddleware
 from yanniv.server.ratelimit import SocketCaps, WrongCodeLimiter
@@ -51,11 +53,13 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
     settings = settings or Settings()
     db = Database(settings.database_url, settings.db_threads)
     rooms = Rooms(db, settings)
+    shared = SharedState(settings, rooms)  # the lobby feed, socket counts (Redis in a cluster)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await db.run(db.upgrade)
         await rooms.load()
+        await shared.start()
         if tune_gc:
             gc.set_threshold(*GC_THRESHOLDS)
             gc.collect()
@@ -63,6 +67,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
         try:
             yield
         finally:
+            await shared.stop()
             await rooms.stop()
             await db.run(rooms.store.close)
             db.close()
@@ -76,8 +81,10 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
         settings.code_lookup_limit, settings.code_lookup_window,
     )
     app.state.login_throttle = LoginThrottle(storage_uri=settings.limits_storage)
+    app.state.lobby_feed = shared.feed
+    app.state.address_counts = shared.counts
     app.state.socket_caps = SocketCaps(settings.max_sockets_per_ip, settings.max_sockets_per_room,
-                                       settings.max_sockets_per_seat)
+                                       settings.max_sockets_per_seat, shared.counts)
     app.add_middleware(OwnerCookieMiddleware, secure=settings.cookie_secure)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     # Pages, scripts, styles and JSON answers travel compressed, Brotli or else gzip (sockets
@@ -90,6 +97,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
     app.add_middleware(ws.SocketShortcut)
     if settings.cluster:  # before the shortcut: a socket for a room held elsewhere goes there
         app.add_middleware(OwnerRouting, rooms=rooms)
+    app.add_middleware(LobbySocket)  # `/ws/lobby`: no room code to route or look up
     # Outermost: every part (and `deps.client_ip`) sees the client named by a trusted proxy,
     # and only by one; `yanniv serve` turns uvicorn's own, looser, header handling off.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list())

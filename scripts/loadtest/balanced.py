@@ -1,6 +1,7 @@
 """Several `yanniv serve` processes behind nginx: every room reaches its owner (issue 20).
 
     python scripts/loadtest/balanced.py [--processes 3] [--rooms 20] [--no-advertise]
+                                        [--redis redis://127.0.0.1:6379]
 
 Starts `--processes` processes in a cluster (`YANNIV_CLUSTER=1`) on one fresh PostgreSQL
 database, each advertising its address (`YANNIV_ADVERTISE_URL`), and nginx in front with the
@@ -12,7 +13,10 @@ socket clients per room (`crash.SeatClient`) play every match to its end. Checks
 - the rooms are spread over several processes (read from `room_leases`);
 - asked directly, a process that does not serve a room answers `307` naming its owner;
 - four public rooms opened through the balancer, their hosts connected, are listed by every
-  process asked directly (`/api/rooms/public`, read from the database in a cluster);
+  process asked directly (`/api/rooms/public`, read from the database in a cluster), and
+  pushed to home-page listeners (`/ws/lobby`) on every process and through the balancer; with
+  `--redis URL` (lobby changes on Redis pub/sub, the periodic read set to a minute) each
+  listener must have them within 3 s of the last host connecting: only the push can do that;
 - every match finished (its summary, through the balancer, says `finished`);
 - at the end the public list is the same from every process (empty: the hosts left).
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import random
 import shutil
 import sys
@@ -62,19 +67,30 @@ async def open_room(http: httpx.AsyncClient, n: int, rng: random.Random) -> list
             SeatClient(code, joined.json()["token"], 1, random.Random(rng.random()))]
 
 
-async def listed_everywhere(servers: list[Server], base: str, rooms: int) -> str | None:
+async def listed_everywhere(servers: list[Server], base: str, rooms: int,
+                            within: float) -> str | None:
     """Open `rooms` public rooms through the balancer, their hosts connected: every process,
-    asked directly, must list exactly them (within a few renewals). None, or the problem."""
+    asked directly, must list exactly them (within a few renewals), and every lobby listener
+    (one on each process, two through the balancer) must have been pushed them within
+    `within` seconds of the last host connecting. None, or the problem."""
     codes: list[str] = []
+    ws_base = base.replace("http", "ws", 1)
     async with contextlib.AsyncExitStack() as stack, \
             httpx.AsyncClient(base_url=base, timeout=30) as http:
+        listeners = [await stack.enter_async_context(connect(f"{url}/ws/lobby")) for url in
+                     [s.base.replace("http", "ws", 1) for s in servers] + [ws_base] * 2]
         for n in range(rooms):
             created = (await http.post("/api/rooms", json={"pseudo": f"Public{n}",
                                                             "public": True})).json()
             codes.append(created["code"])
             ws = await stack.enter_async_context(connect(
-                f"{base.replace('http', 'ws', 1)}/ws/{created['code']}?token={created['token']}"))
+                f"{ws_base}/ws/{created['code']}?token={created['token']}"))
             await ws.recv()
+        connected = time.monotonic()
+        late = [n for n, ok in enumerate(await asyncio.gather(
+            *(_pushed(ws, sorted(codes), connected + within) for ws in listeners))) if not ok]
+        if late:
+            return f"lobby listeners {late} were not pushed {sorted(codes)} within {within} s"
         lists: list[list[str]] = []
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -83,6 +99,18 @@ async def listed_everywhere(servers: list[Server], base: str, rooms: int) -> str
                 return None
             await asyncio.sleep(0.2)
     return f"public lists {lists}, expected {sorted(codes)} from each"
+
+
+async def _pushed(ws: Any, codes: list[str], deadline: float) -> bool:
+    """Whether `ws` received a `rooms` message listing exactly `codes` before `deadline`."""
+    while True:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
+        except TimeoutError:
+            return False
+        message = json.loads(raw)
+        if message["type"] == "rooms" and sorted(r["code"] for r in message["rooms"]) == codes:
+            return True
 
 
 async def public_lists(servers: list[Server]) -> list[list[str]]:
@@ -97,7 +125,7 @@ async def public_lists(servers: list[Server]) -> list[list[str]]:
 
 
 async def scenario(url: str, servers: list[Server], base: str, rooms: int,
-                   rng: random.Random) -> dict[str, Any]:
+                   rng: random.Random, within: float) -> dict[str, Any]:
     problems: list[str] = []
     clients: list[SeatClient] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -121,7 +149,7 @@ async def scenario(url: str, servers: list[Server], base: str, rooms: int,
                 f"{address}/api/rooms/{code}"):
             problems.append(f"{other.base} about {code}: {answer.status_code} "
                             f"{answer.headers.get('location')}")
-    listed = await listed_everywhere(servers, base, 4)
+    listed = await listed_everywhere(servers, base, 4, within)
     if listed is not None:
         problems.append(listed)
     codes = {c.code for c in clients}
@@ -142,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-advertise", action="store_true",
                         help="processes without YANNIV_ADVERTISE_URL: the run must fail")
+    parser.add_argument("--redis", default="",
+                        help="a Redis URL: lobby changes announced on it, listeners must be "
+                             "pushed them within 3 s (else within the 3 s periodic read + 8 s)")
     ns = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="yanniv-balanced-"))
     postgres = Postgres(ns.postgres_url)
@@ -150,9 +181,13 @@ def main(argv: list[str] | None = None) -> int:
     nginx = None
     started = time.monotonic()
     try:
-        servers = start_advertised(url, workdir, ns.processes, 5.0, 1.5, not ns.no_advertise)
+        more = ({"YANNIV_REDIS_URL": ns.redis, "YANNIV_LOBBY_REFRESH_SECONDS": "60"}
+                if ns.redis else {})
+        servers = start_advertised(url, workdir, ns.processes, 5.0, 1.5, not ns.no_advertise,
+                                   more)
         nginx, base = start_nginx(workdir, [f"127.0.0.1:{s.port}" for s in servers])
-        result = asyncio.run(scenario(url, servers, base, ns.rooms, random.Random(ns.seed)))
+        result = asyncio.run(scenario(url, servers, base, ns.rooms, random.Random(ns.seed),
+                                      3.0 if ns.redis else 11.0))
     finally:
         if nginx is not None:
             stop_pid(nginx)

@@ -48,14 +48,16 @@ def start(url: str, workdir: Path, lease: float, renew: float, port: int | None 
 
 
 def start_advertised(url: str, workdir: Path, count: int, lease: float, renew: float,
-                     advertise: bool = True) -> list[Server]:
+                     advertise: bool = True, more: dict[str, str] | None = None) -> list[Server]:
     """`count` processes, each advertising its address (routing; not with `advertise`
-    off) and trusting nginx's `X-Forwarded-For` (127.0.0.1), computer players quick."""
+    off) and trusting nginx's `X-Forwarded-For` (127.0.0.1), computer players quick, with
+    the settings `more`."""
     servers: list[Server] = []
     try:
         for _ in range(count):
             port = free_port()
-            extra = {"YANNIV_TRUSTED_PROXIES": "127.0.0.1", "YANNIV_BOT_DELAY_SCALE": "0.02"}
+            extra = {"YANNIV_TRUSTED_PROXIES": "127.0.0.1", "YANNIV_BOT_DELAY_SCALE": "0.02",
+                     **(more or {})}
             if advertise:
                 extra["YANNIV_ADVERTISE_URL"] = f"http://127.0.0.1:{port}"
             servers.append(start(url, workdir, lease, renew, port=port, extra=extra))

@@ -1,7 +1,8 @@
 """Three `yanniv serve` processes in a cluster behind nginx, for real:
 `scripts/loadtest/balanced.py` creates 20 rooms and plays them to their end through the
 balancer only (each room's requests and sockets must reach its owner), and compares the
-public list of every process; without advertised addresses the same run must fail."""
+public list of every process, asked and pushed; without advertised addresses the same run
+must fail."""
 
 from __future__ import annotations
 
@@ -25,8 +26,12 @@ def _balanced(postgres_admin_url: str, *args: str) -> subprocess.CompletedProces
 
 @pytest.mark.postgres
 def test_rooms_spread_over_three_processes_play_to_the_end(postgres_admin_url: str,
-                                                            nginx_path: str) -> None:
-    run = _balanced(postgres_admin_url, "--processes", "3", "--rooms", "20", "--seed", "20")
+                                                            nginx_path: str,
+                                                            redis_url: str) -> None:
+    """Lobby changes on Redis too: every process's and the balancer's lobby listeners are
+    pushed the public rooms within 3 s (the periodic read set to a minute)."""
+    run = _balanced(postgres_admin_url, "--processes", "3", "--rooms", "20", "--seed", "20",
+                    "--redis", redis_url)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "20/20 matches finished" in run.stdout and "0 problems" in run.stdout
 

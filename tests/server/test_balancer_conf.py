@@ -28,6 +28,7 @@ def test_the_printed_configuration_is_valid_nginx(tmp_path: Path, nginx_path: st
                              capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stderr
     assert "hash $room_code consistent;" in printed.stdout
+    assert "/ws/lobby $request_id;" in printed.stdout  # home pages spread, not on one process
     assert "server 127.0.0.1:18002 max_fails=1 fail_timeout=2s;" in printed.stdout
     assert "location ~ ^/_yanniv_owner/([A-Z]+)/([^/]+)(/.*)$" in printed.stdout
     assert "worker_processes 2;" in printed.stdout

@@ -29,7 +29,7 @@ def test_public_room_appears_on_another_home(pages: Any) -> None:
     host.click("#create-btn")
     host.wait_for_selector("#room-code")
     code = host.inner_text("#room-code")
-    # The watcher's list refreshes by itself (polling), no reload.
+    # The watcher's list refreshes by itself (pushed on the lobby socket), no reload.
     watcher.wait_for_selector(f'#public-rooms li[data-code="{code}"]', timeout=10_000)
     assert watcher.locator("#no-rooms").is_hidden()
     watcher.fill("#pseudo", "Passant")

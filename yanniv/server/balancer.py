@@ -5,7 +5,8 @@ with it.
 Requests about a room (`/r/<code>`, `/api/rooms/<code>…`, `/ws/<code>`) are spread by
 `hash $room_code consistent` on the code read from the path, so a code always goes to the
 same process and most rooms' requests land on their owner first; adding or losing a process
-moves only its share of codes. Anything else (creating a room, the public list, pages) goes
+moves only its share of codes. Anything else (creating a room, the public list and the home
+pages' lobby socket `/ws/lobby`, pages) goes
 wherever the hash of the request's id sends it. A process that does not hold the room answers
 `X-Accel-Redirect` to the internal location `routing.FORWARD_PREFIX`, which replays the request
 (method, body, `Upgrade`) at the holder; nginx caps such redirects at 10 per request.
@@ -37,8 +38,10 @@ http {{
     fastcgi_temp_path {prefix}/fastcgi;
     uwsgi_temp_path {prefix}/uwsgi;
     scgi_temp_path {prefix}/scgi;
-    # The room code of the path (any spelling: the owner redirects to the canonical one).
+    # The room code of the path (any spelling: the owner redirects to the canonical one);
+    # the home pages' lobby socket names no room: spread like the rest.
     map $uri $room_code {{
+        /ws/lobby $request_id;
         ~^/(?:r|ws|api/rooms)/([^/]+) $1;
         default $request_id;
     }}

@@ -157,6 +157,12 @@ MESSAGES: dict[str, tuple[int, str, str]] = {
         "plus tard.",
         "Too many connections open from your address: close some tabs or try again later.",
     ),
+    "too_many_lobby_sockets": (
+        429,
+        "Trop de pages d'accueil ouvertes depuis votre adresse : la liste des salles se met à "
+        "jour un peu moins vite.",
+        "Too many home pages open from your address: the rooms list updates a little slower.",
+    ),
     "too_many_spectators": (
         429,
         "Cette salle a déjà trop de spectateurs : réessayez plus tard.",

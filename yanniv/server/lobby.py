@@ -52,6 +52,8 @@ class Lobby:
         self.idle = idle
         #: Seeds of new matches; tests may replace it to replay a known match.
         self.seed_factory: Callable[[], str] = lambda: secrets.token_hex(8)
+        #: Told after each broadcast of a room (the lobby feed: `Room.watcher`).
+        self.watcher: Callable[[Room], None] | None = None
         self._created = 0
 
     # ------------------------------------------------------------ seats
@@ -79,7 +81,7 @@ class Lobby:
             seat = new_seat(0, pseudo, token, owner_secret, now)
             room = Room(code=code, status="waiting", host_seat=0, game=game,
                         settings=default_settings(game, public=public), version=1,
-                        created_at=now, updated_at=now, seats=[seat])
+                        created_at=now, updated_at=now, seats=[seat], watcher=self.watcher)
             try:
                 room.lease_epoch = await self.db.run(self.store.create_room, room.row(),
                                                      seat.row())

@@ -4,7 +4,8 @@ caps per address, room and seat, and the message rate of one socket.
 The wrong-code count is on `limits` (a moving window) in a storage named by a URI, so that
 the processes of a cluster share it (`redis://...`, docs/cluster.md); a room that exists is never
 refused by it, so one typo loop behind a shared NAT cannot lock its neighbours out of their
-matches. Socket caps count live sockets of this process and are given back on every close.
+matches. Socket caps count live sockets (of this process, or per address of every process of
+a cluster: `shared_caps`) and are given back on every close.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from limits.storage import storage_from_string
 
 from yanniv.games import MOST_SEATS
 from yanniv.server.errors import GameError, game_error
+from yanniv.server.shared_caps import AddressCounts
 
 K = TypeVar("K", bound=Hashable)
 
@@ -125,36 +127,45 @@ class SocketCaps:
 
     A room's spectators share `per_room - MOST_SEATS * per_seat` places, so a crowd of
     watchers never takes the place of a player coming back; every socket, seat or not,
-    counts against its address.
+    counts against its address. Rooms' and seats' places are this process's (routing makes a
+    room's holder the only process with its sockets); addresses' are `counts`', summed over
+    the processes of a cluster (`shared_caps`), this process's memory alone otherwise.
     """
 
-    def __init__(self, per_address: int, per_room: int, per_seat: int) -> None:
+    def __init__(self, per_address: int, per_room: int, per_seat: int,
+                 counts: AddressCounts | None = None) -> None:
         self.per_address = per_address
         self.per_seat = per_seat
         self.spectators_per_room = per_room - MOST_SEATS * per_seat
-        self._addresses: Counter[str] = Counter()
+        self.counts = counts or AddressCounts()
         self._spectators: Counter[str] = Counter()
         self._seats: Counter[tuple[str, int]] = Counter()
 
-    def admit(self, host: str, room: str, seat: int | None) -> SocketPlace | str:
-        """Take a place for a socket, or say which cap refuses it (an error code)."""
+    async def admit(self, host: str, room: str, seat: int | None) -> SocketPlace | str:
+        """Take a place for a socket, or say which cap refuses it (an error code). The room's
+        and seat's places are taken before the first await, so concurrent sockets cannot all
+        pass those caps at once (nor the address's alone: `AddressCounts` never suspends)."""
         address = address_key(host)
-        if self._addresses[address] >= self.per_address:
-            return "too_many_sockets_ip"
         if seat is None and self._spectators[room] >= self.spectators_per_room:
             return "too_many_spectators"
         if seat is not None and self._seats[room, seat] >= self.per_seat:
             return "too_many_seat_sockets"
-        self._addresses[address] += 1
         if seat is None:
             self._spectators[room] += 1
         else:
             self._seats[room, seat] += 1
-        return SocketPlace(address, room, seat)
+        place = SocketPlace(address, room, seat)
+        if not await self.counts.take("ws", address, self.per_address):
+            self._release_room(place)
+            return "too_many_sockets_ip"
+        return place
 
     def release(self, place: SocketPlace) -> None:
         """Give the place back; counters that reach zero are dropped, so memory returns too."""
-        _decrement(self._addresses, place.address)
+        self.counts.give("ws", place.address)
+        self._release_room(place)
+
+    def _release_room(self, place: SocketPlace) -> None:
         if place.seat is None:
             _decrement(self._spectators, place.room)
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -95,6 +96,8 @@ class Room:
     encoder: Any = None
     #: The epoch of this process's lease on the room (`leases`): every write is fenced on it.
     lease_epoch: int = 0
+    #: Told after each broadcast (the lobby feed, `lobby_feed.LobbyFeed.touched`), if set.
+    watcher: Callable[[Room], None] | None = field(default=None, repr=False)
     _settings_cache: tuple[RoomSettings, dict[str, Any], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
@@ -209,6 +212,8 @@ class Room:
             if text is None:
                 text = texts[key] = self.state_text(key, events, summary)
             conn.send(text)
+        if self.watcher is not None:
+            self.watcher(self)
 
     def broadcast_presence(self) -> None:
         text = outgoing(
@@ -219,3 +224,5 @@ class Room:
         )
         for conn in list(self.connections):
             conn.send(text)
+        if self.watcher is not None:
+            self.watcher(self)

@@ -41,6 +41,12 @@ log = logging.getLogger(__name__)
 CLAIM_BATCH = 200
 
 
+def listable_room(r: Room) -> bool:
+    """A public room waiting for players, with a free seat and someone connected."""
+    return (r.settings.public and r.status == "waiting" and len(r.seats) < r.game.max_seats
+            and any(s.connections for s in r.seats))  # someone is there to play with
+
+
 class Rooms:
     """All rooms of this server process, keyed by code."""
 
@@ -114,6 +120,7 @@ class Rooms:
             if old is not None:  # a stale copy whose loss we had not noticed: the log rules
                 self.play.drop(old)
             self.rooms[room.code] = room
+            room.watcher = self.lobby.watcher
             log.info("room %s: restored (%s, lease epoch %d)", room.code, room.status,
                      room.lease_epoch)
             self.play.arm(room)
@@ -170,11 +177,7 @@ class Rooms:
 
     def listable(self) -> list[Room]:
         """Our public rooms waiting for players, with a free seat and someone connected."""
-        return [
-            r for r in self.rooms.values()
-            if r.settings.public and r.status == "waiting" and len(r.seats) < r.game.max_seats
-            and any(s.connections for s in r.seats)  # someone is there to play with
-        ]
+        return [r for r in self.rooms.values() if listable_room(r)]
 
     def _listed_codes(self) -> list[str]:
         return [room.code for room in self.listable()]

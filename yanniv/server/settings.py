@@ -67,6 +67,16 @@ class Settings(BaseSettings):
     #: Concurrent sockets per client address (an IPv6 /64 counts as one address), seats and
     #: spectators alike: a school class behind one NAT, 30 pupils with a tab or two each, fits.
     max_sockets_per_ip: int = 64
+    #: Concurrent home-page sockets (`/ws/lobby`, the public list pushed) per client address;
+    #: past it a page polls the list instead, so a low cap costs nothing but freshness.
+    max_lobby_sockets_per_ip: int = 16
+    #: Least seconds between two pushes of the public list by one process: a burst of
+    #: changes within it makes one push.
+    lobby_push_interval: float = 0.25
+    #: Seconds between the reads of the public list a process with home-page listeners makes
+    #: even without a change it heard of (in a cluster: rooms of a dead process leaving the
+    #: list, an announcement lost while Redis was away).
+    lobby_refresh_seconds: float = 3.0
     #: Concurrent sockets per room. Seats keep `MOST_SEATS * max_sockets_per_seat` of them, so
     #: spectators (who share the rest) can never lock a player out of their own match.
     max_sockets_per_room: int = 48
@@ -100,6 +110,10 @@ class Settings(BaseSettings):
     #: `auto`: `yanniv serve` works it out at start (`yanniv.server.advertise`: the address it
     #: listens on, or its host name's, e.g. a container's own IP; docker-compose.yml).
     advertise_url: str = ""
+    #: The Redis a cluster shares (docs/cluster.md): lobby changes announced on pub/sub,
+    #: socket caps per address summed over the processes. Empty: `limits_storage` when it
+    #: names Redis, else none (each process caps its own sockets; lists follow by reads).
+    redis_url: str = ""
     #: Mark the `yanniv_owner` cookie Secure (behind HTTPS).
     cookie_secure: bool = False
     #: Serve `GET /metrics` (Prometheus' text format) on the app's own port, to clients in

@@ -99,7 +99,7 @@ async def room_socket(ws: WebSocket, code: str, token: str | None = None) -> Non
         await _refuse(ws, game_error("bad_token"), CLOSE_BAD_TOKEN)
         return
     # Taken before the first await, so concurrent sockets cannot all pass a cap at once.
-    place = caps.admit(ip, room.code, None if seat is None else seat.seat)
+    place = await caps.admit(ip, room.code, None if seat is None else seat.seat)
     if isinstance(place, str):
         await _refuse(ws, game_error(place), CLOSE_TOO_MANY_SOCKETS)
         return

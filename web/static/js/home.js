@@ -1,9 +1,10 @@
 // Home: pseudo (kept in localStorage), the game, create a room, play against the computer,
-// join by code, live list of public rooms. The games (names, seats, computer levels) are the
+// join by code, live list of public rooms (pushed: lobby_feed.js). The games (names, seats, computer levels) are the
 // server's registry, written into the game list's options by the page.
 import { t, tn } from './i18n.js';
 import { h, replace, scriptReady } from './dom.js';
 import { api, getPseudo, setPseudo, setSeat } from './api.js';
+import { LobbyFeed } from './lobby_feed.js';
 
 const pseudoInput = document.getElementById('pseudo');
 const errorBox = document.getElementById('home-error');
@@ -106,10 +107,7 @@ document.getElementById('join-form').addEventListener('submit', (ev) => {
 const list = document.getElementById('public-rooms');
 const none = document.getElementById('no-rooms');
 
-async function refresh() {
-  let rooms;
-  try { rooms = await api('GET', '/api/rooms/public'); } catch { return; }
-  if (!Array.isArray(rooms)) return;
+function show(rooms) {
   none.hidden = rooms.length > 0;
   replace(list, rooms.map((room) => h('li', { dataset: { code: room.code } },
     h('span', null,
@@ -120,6 +118,7 @@ async function refresh() {
       'aria-label': t('home.sit_at', { host: room.host }) }, t('home.sit')),
   )));
 }
-refresh();
-setInterval(() => { if (!document.hidden) refresh(); }, 3000);
+// Pushed by the server as it changes, polled while its socket is down (lobby_feed.js).
+const feed = new LobbyFeed({ onRooms: show, poll: () => api('GET', '/api/rooms/public') });
+feed.start();
 scriptReady();
