@@ -220,3 +220,25 @@ def _status(url: str, wait: bool = False) -> int:
             if not wait or time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+def test_a_stalled_event_loop_shows_in_the_loop_lag(app_factory: Callable[..., FastAPI]) -> None:
+    """The loop is blocked 0.4 s (a callback that sleeps, as a stall would): the lag
+    histogram counts one more probe later than 0.25 s than before the stall."""
+    with TestClient(app_factory(), client=LOOPBACK) as client:
+        time.sleep(0.6)  # a few probes of an idle loop
+        before = scrape(client)
+        assert value(before, "yanniv_event_loop_lag_seconds_count") >= 1
+        late_before = (value(before, "yanniv_event_loop_lag_seconds_count")
+                       - value(before, "yanniv_event_loop_lag_seconds_bucket", le="0.25"))
+
+        async def stall() -> None:
+            time.sleep(0.4)  # blocks the loop, on purpose
+
+        client.portal.call(stall)
+        time.sleep(0.6)
+        after = scrape(client)
+        late_after = (value(after, "yanniv_event_loop_lag_seconds_count")
+                      - value(after, "yanniv_event_loop_lag_seconds_bucket", le="0.25"))
+        assert late_after >= late_before + 1
+        assert value(after, "yanniv_event_loop_lag_seconds_sum") >= 0.1

@@ -10,6 +10,7 @@ on the hot path.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,8 @@ SOURCES = ("seat", "timer", "bot")
 #: How a room's lease changed hands (`leases.py`): taken by this process (at start or from a
 #: process whose lease ran out), lost to another one, released at a graceful stop.
 LEASE_MOVES = ("taken", "lost", "released")
+#: How often the event loop's lateness is probed (`Metrics.probe_loop`).
+LOOP_PROBE_SECONDS = 0.25
 
 
 def op_name(fn: Callable[..., Any]) -> str:
@@ -130,6 +133,11 @@ class Metrics:
                                      ["game"], registry=r)
         self.matches = Counter("yanniv_matches", "Matches started and finished here, by "
                                "game.", ["game", "event"], registry=r)
+        self.loop_lag = Histogram(
+            "yanniv_event_loop_lag_seconds", "How late the event loop woke a timer set "
+            f"{LOOP_PROBE_SECONDS} s ahead: what every socket of this process waited beyond "
+            "its own work (a long callback, a collection, a batch of broadcasts, the machine "
+            "itself).", buckets=LATENCY_BUCKETS, registry=r)
         self._actions = _Children(self.actions)
         self._refusals = _Children(self.refusals)
         self._db_children: dict[Any, Any] = {}
@@ -144,6 +152,17 @@ class Metrics:
     def exposition(self) -> bytes:
         """Everything, in Prometheus' text format."""
         return generate_latest(self.registry)
+
+    async def probe_loop(self) -> None:
+        """Forever: sleep `LOOP_PROBE_SECONDS`, observe how late the wake-up came. Near
+        saturation a stall of the loop is paid many times over by the backlog behind it,
+        so this is the first figure to watch when action latencies rise."""
+        loop = asyncio.get_running_loop()
+        observe = self.loop_lag.observe
+        while True:
+            asked = loop.time() + LOOP_PROBE_SECONDS
+            await asyncio.sleep(LOOP_PROBE_SECONDS)
+            observe(max(0.0, loop.time() - asked))
 
     # ------------------------------------------------------------ hooks
 

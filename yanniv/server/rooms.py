@@ -13,6 +13,7 @@ the leases and, in a cluster, takes over the rooms of a process that died.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -59,6 +60,7 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         #: This process's Prometheus metrics (`GET /metrics`).
         self.metrics = Metrics()
+        self._loop_probe: asyncio.Task[None] | None = None
         db.observe = self.metrics.db_call  # every database call's time, in its thread
         self.play = Play(db, self.store, self.rooms, settings, self.metrics)
         self.metrics.watch(self.rooms, self.play.writer)
@@ -105,6 +107,7 @@ class Rooms:
         self._restore(await self.db.run(self.store.load, epochs))
         log.info("loaded %d rooms (process %s)", len(self.rooms), self.leases.owner)
         self.keeper.start()
+        self._loop_probe = asyncio.get_running_loop().create_task(self.metrics.probe_loop())
 
     def _live_since(self) -> datetime:
         return utcnow() - timedelta(hours=self.settings.keep_finished_hours)
@@ -143,6 +146,8 @@ class Rooms:
 
     def close(self) -> None:
         """Stop timers and tell every socket the server is going away (1012: restart)."""
+        if self._loop_probe is not None:
+            self._loop_probe.cancel()
         self.play.close()
         self.idle.close()
         for room in self.rooms.values():
