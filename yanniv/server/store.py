@@ -18,7 +18,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from yanniv.profiles.types import FinishedMatch
 from yanniv.server.action_sql import (
+    PG_DEADLINES,
+    PG_INSERT_ACTIONS,
+    PG_ROOM_VERSIONS,
+    ArrayStatement,
     DriverConnection,
+    DriverStatement,
     compile_statement,
     datetime_to_driver,
     json_text,
@@ -101,9 +106,17 @@ class RoomStore:
         self.engine: Engine = sessions.kw["bind"]
         self.leases = leases
         dialect = self.engine.dialect
-        self._room_version_sql = compile_statement(_SET_ROOM_VERSION, dialect)
-        self._insert_action_sql = compile_statement(_INSERT_ACTION, dialect)
-        self._deadline_sql = compile_statement(_SET_DEADLINE, dialect)
+        self._room_version_sql: DriverStatement | ArrayStatement
+        self._insert_action_sql: DriverStatement | ArrayStatement
+        self._deadline_sql: DriverStatement | ArrayStatement
+        if dialect.name == "postgresql":
+            self._room_version_sql = PG_ROOM_VERSIONS
+            self._insert_action_sql = PG_INSERT_ACTIONS
+            self._deadline_sql = PG_DEADLINES
+        else:
+            self._room_version_sql = compile_statement(_SET_ROOM_VERSION, dialect)
+            self._insert_action_sql = compile_statement(_INSERT_ACTION, dialect)
+            self._deadline_sql = compile_statement(_SET_DEADLINE, dialect)
         self._moment = datetime_to_driver(dialect)
         self._log_connection = DriverConnection(self.engine)
 
