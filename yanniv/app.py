@@ -69,8 +69,8 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
         finally:
             await shared.stop()
             await rooms.stop()
-            await db.run(rooms.store.close)
-            db.close()
+            db.close()  # waits for a write in flight
+            rooms.store.close()  # the group commit's own connection, at last
 
     app = FastAPI(title="Yanniv", lifespan=lifespan)
     app.state.settings = settings

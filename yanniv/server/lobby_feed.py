@@ -147,6 +147,14 @@ class LobbyFeed:
     # ------------------------------------------------------------ life cycle
 
     def start(self) -> None:
+        """Start pushing, on the running loop. The event and the lock are made anew: an
+        asyncio primitive belongs to the loop it was first waited on, and an app may be
+        started again on another loop (tests do, one `TestClient` after another)."""
+        pending = self._wake.is_set()
+        self._wake = asyncio.Event()
+        if pending:
+            self._wake.set()
+        self._push_lock = asyncio.Lock()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
