@@ -128,15 +128,16 @@ function run(until) {
     while (later.length) later.shift()();
   }
 }
+const state = (n) => FakeSocket.all[n].fire('message', { data: '{"type":"state"}' });
 socket.connect();
-FakeSocket.all[0].open();
+FakeSocket.all[0].open(); state(0);
 run(2600); pong(0);        // idle: a ping after PING_AFTER, answered
 const id = socket.sendAction({ type: 'DrawPile' }, 7);
 const holeAt = clock;      // from now on nothing arrives on socket 0
 run(holeAt + 12000);       // socket 0 found dead, socket 1 stays connecting: given up too
 const deadAt = statuses.find(([, up]) => up === false)[0];
 const opened = FakeSocket.all.length;
-FakeSocket.all[opened - 1].open();  // the network is back
+FakeSocket.all[opened - 1].open(); state(opened - 1);  // the network is back
 console.log(JSON.stringify({ id, sent, statuses, holeAt, deadAt, opened,
   closed: FakeSocket.all.map((s) => s.closed), heartbeat: HEARTBEAT }));
 """
@@ -160,3 +161,66 @@ def test_a_silent_socket_is_found_dead_and_replaced_and_the_action_resent() -> N
     assert actions == [(0, first), (result["opened"] - 1, first)]
     ups = [up for _, up in result["statuses"]]
     assert ups[0] is True and ups[-1] is True and False in ups
+
+
+MOVED = """
+const statuses = [];
+const got = [];
+const delays = [];
+class FakeSocket {
+  static OPEN = 1;
+  constructor(url) { this.readyState = 0; this.handlers = {}; FakeSocket.all.push(this); }
+  addEventListener(kind, fn) { (this.handlers[kind] ||= []).push(fn); }
+  fire(kind, ev = {}) { for (const fn of this.handlers[kind] || []) fn(ev); }
+  open() { this.readyState = 1; this.fire('open'); }
+  say(msg) { this.fire('message', { data: JSON.stringify(msg) }); }
+  send() {}
+  close() {}
+}
+FakeSocket.all = [];
+globalThis.WebSocket = FakeSocket;
+globalThis.location = { protocol: 'http:', host: 'example.test' };
+globalThis.setTimeout = (fn, ms) => { delays.push(ms); fn(); return 0; };  // at once
+globalThis.setInterval = () => 0;
+globalThis.clearInterval = () => {};
+const { RoomSocket } = await import(process.argv[1]);
+const socket = new RoomSocket('ABCDEF', 'tok',
+  { onMessage: (m) => got.push(m.type + ':' + (m.code || '')),
+    onStatus: (up) => statuses.push(up) });
+const last = () => FakeSocket.all[FakeSocket.all.length - 1];
+socket.connect();
+last().open(); last().say({ type: 'state' });
+// The owner dies: the socket drops, then nginx answers 502 (no socket opens) six times.
+last().fire('close', { code: 1006 });
+for (let n = 0; n < 6; n++) last().fire('close', { code: 1006 });
+// Its lease ran out: accepted only to be told `room_moved`, closed 1012, twice.
+for (let n = 0; n < 2; n++) {
+  last().open();
+  last().say({ type: 'error', id: null, code: 'room_moved', message: 'm', message_en: 'm' });
+  last().fire('close', { code: 1012 });
+}
+const beforeBack = statuses.slice();
+last().open(); last().say({ type: 'state' });  // the new owner serves it
+last().fire('close', { code: 1006 });
+console.log(JSON.stringify({ statuses, beforeBack, got, delays, sockets: FakeSocket.all.length }));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+def test_a_room_moving_to_another_process_is_followed_quietly() -> None:
+    """Fail-over (docs/cluster.md): the dead owner's 502s back off up to 2 s, and a socket
+    closed 1012 after `room_moved` is retried within about a second whatever came before;
+    such a socket is never shown connected, resets no backoff, and its `room_moved` is no
+    message for the player (the page reconnects by itself); the next state shows it up."""
+    result = _run(MOVED)
+    delays = result["delays"]
+    assert len(delays) == 10 and result["sockets"] == 11
+    # 250, 500, 1000, 2000, 2000… ms ±20 %: the dead owner's share, never more than 2.4 s.
+    for delay, nominal in zip(delays[:7], (250, 500, 1000, 2000, 2000, 2000, 2000),
+                              strict=True):
+        assert 0.8 * nominal <= delay <= 1.2 * nominal, delays
+    assert all(800 <= d <= 1200 for d in delays[7:9]), delays  # after 1012: about 1 s
+    assert 200 <= delays[9] <= 300, delays  # the new owner served: the backoff starts over
+    assert result["beforeBack"] == [True] + [False] * 9, result["statuses"]
+    assert result["statuses"][-2:] == [True, False]
+    assert result["got"] == ["state:", "state:"], "no room_moved reaches the page"

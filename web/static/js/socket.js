@@ -10,6 +10,15 @@
 export const HEARTBEAT = { PING_AFTER: 2500, DEAD_AFTER: 6000, CONNECT_TIMEOUT: 5000, TICK: 500 };
 /** Close codes after which reconnecting would only be refused again (see PROTOCOL.md §2.4). */
 const FINAL_CLOSES = [4401, 4403, 4404, 4429, 4430];
+/** Reconnecting: 250 ms, doubled at each failure up to MAX, jittered ±20 % (a crowd spreads
+ * out). MAX bounds how long a page waits once its room is served again: after a kill -9 in a
+ * cluster the sockets fail (nginx's 502, seen as 1006) until the dead owner's lease runs out
+ * and another process took the room; a 4 s cap let a page sit up to 4.8 s more after that
+ * (docs/cluster.md, tests/web/test_browser_failover.py). After 1012 the server restarts or the
+ * room moves to another process (`room_moved`): it is back "in a moment" (`Retry-After: 1`),
+ * so the next try comes within about a second, however many tries failed before. */
+const RESTART_CLOSE = 1012;
+export const BACKOFF = { FIRST: 250, MAX: 2000, AFTER_RESTART: 1000 };
 
 /** 128 random bits as 32 hex digits: an action id no other tab or reload of this seat will
  * reuse (the server refuses an id already used for another action with `duplicate_id`).
@@ -55,20 +64,30 @@ export class RoomSocket {
     this.openedAt = this.now();
     this.awaitingSince = null;
     if (!this.tickTimer) this.tickTimer = setInterval(() => this.tick(), HEARTBEAT.TICK);
+    // Up means serving the room: the server's first message on a socket it admits is the
+    // room's state. A socket it only accepts to say why it refuses (`room_moved`, a bad
+    // token…) is never shown connected, and does not reset the backoff.
+    let up = false;
     ws.addEventListener('open', () => {
       if (this.ws !== ws) return;
-      this.retry = 0;
       if (this.unanswered) this.write(JSON.stringify(this.unanswered));
-      this.onStatus(true);
     });
     ws.addEventListener('message', (ev) => {
       if (this.ws !== ws) return;
       this.awaitingSince = null;
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === 'state' && !up) {
+        up = true;
+        this.retry = 0;
+        this.onStatus(true);
+      }
       if ((msg.type === 'ack' || msg.type === 'error') && this.unanswered && msg.id === this.unanswered.id) {
         this.unanswered = null;
       }
+      // The room moved to another process: this socket closes (1012) and the next one
+      // finds the room there; the player is not asked to do anything.
+      if (msg.type === 'error' && msg.code === 'room_moved' && !msg.id) return;
       this.onMessage(msg);
     });
     ws.addEventListener('close', (ev) => {
@@ -81,7 +100,7 @@ export class RoomSocket {
         this.onMessage({ type: 'closed', code: ev.code, reason: ev.reason });
         return;
       }
-      this.scheduleReconnect();
+      this.scheduleReconnect(ev.code === RESTART_CLOSE ? BACKOFF.AFTER_RESTART : BACKOFF.MAX);
     });
   }
 
@@ -96,9 +115,10 @@ export class RoomSocket {
     this.scheduleReconnect();
   }
 
-  scheduleReconnect() {
+  /** The next try after the backoff (BACKOFF), at most `cap` ms before the jitter. */
+  scheduleReconnect(cap = BACKOFF.MAX) {
     if (this.closed || this.reconnectTimer) return;
-    const delay = Math.min(4000, 250 * 2 ** this.retry++) * (0.8 + 0.4 * Math.random());
+    const delay = Math.min(cap, BACKOFF.FIRST * 2 ** this.retry++) * (0.8 + 0.4 * Math.random());
     this.reconnectTimer = setTimeout(() => { this.reconnectTimer = 0; this.connect(); }, delay);
   }
 
