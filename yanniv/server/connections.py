@@ -4,17 +4,21 @@ Sending never blocks the room: messages are queued and drained into the socket, 
 client only delays itself, and one that falls too far behind is closed.
 
 The queue is a plain list and the writer a task that sleeps on one bare future while the list
-is empty: no `asyncio.Queue` (four deques and an event, ~3 KB a socket), and a message costs
-one wake-up of a task that already exists (a task per burst would cost its creation, context
-copy and weak registration every time).
+is empty: no `asyncio.Queue` (four deques and an event, ~3 KB a socket). A message for an idle
+socket does not even wake it: the send is started on the caller's stack, and an ASGI server's
+send that needs no waiting (uvicorn's, while the transport takes more) finishes there, so a
+broadcast to four sockets costs no task switch. Only a send that must wait (the client reads
+slowly: the transport paused) is handed to the writer task, which finishes it before anything
+queued after it (`_Resume`); the queue's bound then applies as before.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Coroutine, Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
@@ -29,6 +33,9 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429
 CLOSE_TOO_MANY_SOCKETS = 4430
 CLOSE_SLOW = 4503
+#: How long a client whose queue overflowed may take to read its error and close before its
+#: connection is cut (`Connection._abort_if_stuck`).
+SLOW_ABORT_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +46,7 @@ class _Close:
 class Connection:
     """A socket bound to a seat (None: a spectator)."""
 
-    __slots__ = ("_pending", "_wake", "closing", "queue_limit", "seat", "ws")
+    __slots__ = ("_pending", "_resume", "_wake", "closing", "queue_limit", "seat", "ws")
 
     def __init__(self, ws: WebSocket, seat: Seat | None, queue_limit: int) -> None:
         self.ws = ws
@@ -49,6 +56,8 @@ class Connection:
         self._pending: list[str | _Close] = []
         #: What the writer awaits while `_pending` is empty (None while it is sending).
         self._wake: asyncio.Future[None] | None = None
+        #: A send started by `_queue` that had to wait: the writer finishes it first.
+        self._resume: _Resume | None = None
         self.closing = False
 
     @property
@@ -66,8 +75,21 @@ class Connection:
             error = game_error("slow_client")
             self._queue(_error_text(error.code, error.message, error.message_en))
             self._queue(_Close(CLOSE_SLOW))
+            asyncio.get_running_loop().call_later(SLOW_ABORT_SECONDS, self._abort_if_stuck)
             return
         self._queue(text)
+
+    def _abort_if_stuck(self) -> None:
+        """The slow client's close has not gone out: its sends still wait for a peer that
+        reads nothing. A close over ASGI waits behind them, and uvicorn's own heartbeat
+        timeout closes its transport gracefully, i.e. after a flush that never comes; so the
+        connection is cut here, by its transport's `abort()` (uvicorn's protocol, when the
+        ASGI `send` is one of its methods: nothing is done with another server)."""
+        if self._pending or self._resume is not None:
+            protocol = getattr(getattr(self.ws, "_send", None), "__self__", None)
+            transport = getattr(protocol, "transport", None)
+            if transport is not None and hasattr(transport, "abort"):
+                transport.abort()
 
     def close(self, code: int) -> None:
         """Close after the messages already queued have gone."""
@@ -76,7 +98,29 @@ class Connection:
             self._queue(_Close(code))
 
     def _queue(self, item: str | _Close) -> None:
+        if type(item) is str and self._wake is not None and not self._pending:
+            # The writer sleeps on an empty queue: send on this stack.
+            self._send_now(item)
+            return
         self._pending.append(item)
+        self._wake_writer()
+
+    def _send_now(self, text: str) -> None:
+        """Start sending `text`; what must wait is left to the writer, as a failure is."""
+        coro = self.ws.send_text(text)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the client is gone: as when the writer's send fails
+            self.closing = True
+            self._pending.clear()
+            self._pending.append(_Close(1000))
+        else:
+            self._resume = _Resume(coro, waiting)
+        self._wake_writer()
+
+    def _wake_writer(self) -> None:
         wake = self._wake
         if wake is not None:
             self._wake = None
@@ -89,6 +133,18 @@ class Connection:
         pending = self._pending
         loop = asyncio.get_running_loop()
         while True:
+            resume = self._resume
+            if resume is not None:
+                self._resume = None
+                try:
+                    await resume
+                except Exception:
+                    self.closing = True
+                    pending.clear()
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(1000)
+                    return
+                continue
             if not pending:
                 self._wake = loop.create_future()
                 await self._wake
@@ -107,6 +163,34 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.ws.close(1000)  # as when the handler returns
                 return
+
+
+class _Resume:
+    """Awaiting it finishes a coroutine that was started by hand and stopped at its first
+    wait (`waiting`, the future it yielded): what `await coro` would have done from there,
+    values and exceptions (a cancellation) passed through both ways."""
+
+    __slots__ = ("_coro", "_waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, Any], waiting: Any) -> None:
+        self._coro = coro
+        self._waiting = waiting
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        coro, waiting = self._coro, self._waiting
+        while True:
+            try:
+                value = yield waiting
+            except BaseException as exc:
+                try:
+                    waiting = coro.throw(exc)
+                except StopIteration as stop:
+                    return stop.value
+                continue
+            try:
+                waiting = coro.send(value)
+            except StopIteration as stop:
+                return stop.value
 
 
 def _error_text(code: str, message: str, message_en: str) -> str:
