@@ -60,6 +60,10 @@ def test_a_refused_lobby_socket_falls_back_to_polling(pages: Any) -> None:
 
     watcher.route_web_socket("**/ws/lobby", refuse)
     watcher.goto(pages.base + "/")
+    deadline = time.monotonic() + 8
+    while not polls:  # the first poll, before the room exists (a slow load could poll late)
+        assert time.monotonic() < deadline, "the page never asked for the list"
+        watcher.wait_for_timeout(50)
     with _public_room(pages.base) as (room, _host):
         watcher.wait_for_selector(f'#public-rooms li[data-code="{room["code"]}"]',
                                   timeout=8_000)
