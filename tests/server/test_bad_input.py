@@ -200,3 +200,53 @@ def test_failed_commit_is_never_acknowledged(client: TestClient, table_cls: Any,
         assert other.wait_version(version + 1)["version"] == version + 1
     finally:
         table.close()
+
+
+def test_commit_refused_by_postgres_is_never_acknowledged(
+        app_factory: Callable[..., FastAPI], postgres_url: str, table_cls: Any) -> None:
+    """On PostgreSQL the group commit is one statement outside any explicit transaction, so
+    its commit is the statement's end. A deferred constraint trigger makes that commit fail
+    in the database itself, after the rows were inserted: the sender gets `server_error` and
+    no `ack`, nobody sees a new state, no row is left, and play goes on once it is dropped."""
+    with TestClient(app_factory(postgres_url)) as client:
+        table = table_cls(client, 2)
+        engine = client.app.state.db.engine
+        with engine.begin() as conn:
+            conn.execute(text(
+                "CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$ BEGIN RAISE EXCEPTION 'commit refused'; END $$"))
+        try:
+            table.connect()
+            actor, other, state = _acting(table)
+            room = client.app.state.rooms.get(table.code)
+            before, version, step = room.match.state, room.version, room.match.state.step
+            with engine.begin() as conn:
+                conn.execute(text(
+                    "CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON room_actions "
+                    "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW "
+                    "EXECUTE FUNCTION refuse_at_commit()"))
+            try:
+                actor.send({"type": "action", "id": "doomed", "version": state["version"],
+                            "action": state["view"]["legal_actions"][0]})
+                got = actor.recv_until(lambda m: m["type"] in ("ack", "error"))
+            finally:
+                with engine.begin() as conn:
+                    conn.execute(text("DROP TRIGGER refuse ON room_actions"))
+            answer = got[-1]
+            assert answer["type"] == "error" and answer["code"] == "server_error", answer
+            assert answer["id"] == "doomed"
+            assert not [m for m in got if m["type"] == "state" and m["version"] > version]
+            assert room.match.state is before and room.version == version
+            with engine.connect() as conn:
+                logged = conn.execute(
+                    text("SELECT count(*) FROM room_actions WHERE match_id = :m AND step = :s"),
+                    {"m": room.match.id, "s": step},
+                ).scalar()
+                stored_version = conn.execute(
+                    text("SELECT version FROM rooms WHERE code = :c"), {"c": table.code}
+                ).scalar()
+            assert logged == 0 and stored_version == version
+            assert table.step(random.Random(4))
+            assert other.wait_version(version + 1)["version"] == version + 1
+        finally:
+            table.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from yanniv.db.session import Database
+from yanniv.server.leases import LeaseLost
 from yanniv.server.store import ActionWrite
 from yanniv.server.writer import ActionWriter
 
@@ -23,19 +24,22 @@ class FakeStore:
         self.transactions: list[list[int]] = []
         self.lock = threading.Lock()
 
-    def append_actions(self, writes: list[ActionWrite]) -> None:
-        steps = [w.action["step"] for w in writes]
+    def append_actions(self, writes: list[ActionWrite]) -> set[str]:
+        """A room marked `lost` is named and skipped, the rest committed (as PostgreSQL's
+        one-statement batch does)."""
         time.sleep(0.02)
         if any(w.action.get("bad") for w in writes):
             raise ValueError("constraint failed")  # the whole transaction rolls back
+        kept = [w for w in writes if not w.action.get("lost")]
         with self.lock:
-            self.transactions.append(steps)
-            self.committed.update(steps)
+            self.transactions.append([w.action["step"] for w in kept])
+            self.committed.update(w.action["step"] for w in kept)
+        return {w.room["code"] for w in writes if w.action.get("lost")}
 
 
-def _write(step: int, bad: bool = False) -> ActionWrite:
+def _write(step: int, bad: bool = False, lost: bool = False) -> ActionWrite:
     return ActionWrite(room={"code": f"R{step}"}, match_id=step,
-                       action={"step": step, "bad": bad}, deadline_ms=None)
+                       action={"step": step, "bad": bad, "lost": lost}, deadline_ms=None)
 
 
 def _run(tmp_path: Path, writes: list[ActionWrite]) -> tuple[FakeStore, ActionWriter,
@@ -78,3 +82,15 @@ def test_a_bad_row_fails_only_its_own_action(tmp_path: Path) -> None:
     assert isinstance(outcome.pop(7), Exception)
     assert outcome == {n: True for n in range(20) if n != 7}
     assert 7 not in store.committed
+
+
+def test_a_room_whose_lease_is_gone_fails_alone_in_a_written_batch(tmp_path: Path) -> None:
+    """The store wrote the batch but for one room (its fence failed): that room's caller
+    gets `LeaseLost`, every other returns committed, and the batch is not retried."""
+    writes = [_write(n, lost=(n == 3)) for n in range(20)]
+    store, writer, outcome = _run(tmp_path, writes)
+    assert isinstance(outcome.pop(3), LeaseLost)
+    assert outcome == {n: True for n in range(20) if n != 3}
+    assert 3 not in store.committed
+    assert writer.actions == 19
+    assert sum(len(t) for t in store.transactions) == 19  # nothing written twice

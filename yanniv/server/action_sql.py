@@ -1,12 +1,13 @@
 """The per-action statements of the group commit as driver SQL, compiled once per dialect.
 
-An action's write is three `executemany` per batch (the rooms' fenced versions, the log rows,
-the matches' deadlines). Through SQLAlchemy's Core `execute`, each of them pays, per row, the
-bind-parameter processing (a Python function per value, `json.dumps` for the action) and, per
-call, the compiled statement's execution context: under load that was most of the database
-thread's hold on the GIL, which the event loop then waits for. Here the statements are
-compiled by SQLAlchemy once (same SQL, same fence), and the rows are handed to the driver as
-tuples or dicts whose values are already in the driver's terms: the action as JSON text
+An action's write is, per batch, three `executemany` (the rooms' fenced versions, the log rows,
+the matches' deadlines) in one transaction, or on PostgreSQL one statement over arrays that
+does all three (`PG_APPEND_ACTIONS`). Through SQLAlchemy's Core `execute`, each of them pays,
+per row, the bind-parameter processing (a Python function per value, `json.dumps` for the
+action) and, per call, the compiled statement's execution context: under load that was most of
+the database thread's hold on the GIL, which the event loop then waits for. Here the statements
+are compiled by SQLAlchemy once (same SQL, same fence), and the rows are handed to the driver
+as tuples or dicts whose values are already in the driver's terms: the action as JSON text
 (orjson), datetimes as SQLAlchemy's SQLite dialect stores them (its own bind processor, so the
 rows read back exactly as the ORM's), or as they are for psycopg.
 """
@@ -51,29 +52,33 @@ class ArrayStatement:
         return [{name: [row[name] for row in rows] for name in self.columns}]
 
 
-#: The group commit's statements on PostgreSQL, the same three as SQLAlchemy compiles them
-#: for any other database (`store._SET_ROOM_VERSION`, `_INSERT_ACTION`, `_SET_DEADLINE`: the
-#: same fence, a row per action), written over arrays. Tested against the compiled ones by
-#: the restart and fencing tests, which run on both databases.
-PG_ROOM_VERSIONS = ArrayStatement(
-    "UPDATE rooms SET status = u.status, version = u.version, updated_at = u.updated_at "
-    "FROM unnest(%(b_code)s::varchar[], %(b_status)s::varchar[], %(b_version)s::integer[], "
-    "%(b_updated_at)s::timestamptz[], %(b_epoch)s::integer[]) "
-    "AS u(code, status, version, updated_at, epoch) "
-    "WHERE rooms.code = u.code AND EXISTS (SELECT room_leases.room_code FROM room_leases "
-    "WHERE room_leases.room_code = u.code AND room_leases.owner = (%(b_owner)s::varchar[])[1] "
-    "AND room_leases.epoch = u.epoch FOR KEY SHARE)",
-    ("b_code", "b_status", "b_version", "b_updated_at", "b_epoch", "b_owner"))
-PG_INSERT_ACTIONS = ArrayStatement(
-    "INSERT INTO room_actions (match_id, step, seat, version, action, client_id, by_timer, "
-    "created_at) SELECT * FROM unnest(%(match_id)s::integer[], %(step)s::integer[], "
-    "%(seat)s::integer[], %(version)s::integer[], %(action)s::text[]::json[], "
-    "%(client_id)s::varchar[], %(by_timer)s::boolean[], %(created_at)s::timestamptz[])",
-    ("match_id", "step", "seat", "version", "action", "client_id", "by_timer", "created_at"))
-PG_DEADLINES = ArrayStatement(
-    "UPDATE room_matches SET deadline_ms = u.deadline_ms FROM unnest(%(b_id)s::integer[], "
-    "%(b_deadline_ms)s::bigint[]) AS u(id, deadline_ms) WHERE room_matches.id = u.id",
-    ("b_id", "b_deadline_ms"))
+#: The whole group commit on PostgreSQL as one statement, run outside any explicit transaction
+#: (one round trip and one commit per batch, where the three statements above took five: BEGIN,
+#: three statements, COMMIT, each paid by the backend and by the database thread's hold on the
+#: GIL). The rooms' versions are fenced as above; a room whose fence fails writes nothing
+#: (its log row and deadline join on the fenced rooms), the others commit, and the statement
+#: returns the codes it wrote.
+PG_APPEND_ACTIONS = ArrayStatement(
+    "WITH u AS (SELECT * FROM unnest(%(b_code)s::varchar[], %(b_status)s::varchar[], "
+    "%(b_version)s::integer[], %(b_updated_at)s::timestamptz[], %(b_epoch)s::integer[], "
+    "%(match_id)s::integer[], %(step)s::integer[], %(seat)s::integer[], "
+    "%(action)s::text[]::json[], %(client_id)s::varchar[], %(by_timer)s::boolean[], "
+    "%(created_at)s::timestamptz[], %(b_deadline_ms)s::bigint[]) "
+    "AS u(code, status, version, updated_at, epoch, match_id, step, seat, action, client_id, "
+    "by_timer, created_at, deadline_ms)), "
+    "fenced AS (UPDATE rooms SET status = u.status, version = u.version, "
+    "updated_at = u.updated_at FROM u WHERE rooms.code = u.code AND EXISTS ("
+    "SELECT room_leases.room_code FROM room_leases WHERE room_leases.room_code = u.code "
+    "AND room_leases.owner = (%(b_owner)s::varchar[])[1] AND room_leases.epoch = u.epoch "
+    "FOR KEY SHARE) RETURNING rooms.code), "
+    "logged AS (INSERT INTO room_actions (match_id, step, seat, version, action, client_id, "
+    "by_timer, created_at) SELECT u.match_id, u.step, u.seat, u.version, u.action, u.client_id, "
+    "u.by_timer, u.created_at FROM u JOIN fenced ON fenced.code = u.code), "
+    "timed AS (UPDATE room_matches SET deadline_ms = u.deadline_ms FROM u JOIN fenced "
+    "ON fenced.code = u.code WHERE room_matches.id = u.match_id) "
+    "SELECT code FROM fenced",
+    ("b_code", "b_status", "b_version", "b_updated_at", "b_epoch", "match_id", "step", "seat",
+     "action", "client_id", "by_timer", "created_at", "b_deadline_ms", "b_owner"))
 
 
 def compile_statement(statement: ClauseElement, dialect: Dialect) -> DriverStatement:
@@ -101,20 +106,30 @@ class DriverConnection:
     """One driver connection kept out of the pool for the group commit's transactions (the
     writer runs one batch at a time): no pool check-out, no SQLAlchemy transaction object, per
     batch. Checked out of the engine's pool, so the dialect's connect-time set-up (SQLite's
-    pragmas) applies; dropped and replaced after any error, as the pool would."""
+    pragmas) applies; dropped and replaced after any error, as the pool would.
 
-    def __init__(self, engine: Engine) -> None:
+    `autocommit`: every statement is its own transaction (`run_one`), for PostgreSQL's
+    single-statement batch; the connection is handed back to the pool as it was taken."""
+
+    def __init__(self, engine: Engine, autocommit: bool = False) -> None:
         self.engine = engine
+        self.autocommit = autocommit
         self._conn: Any = None
+
+    def _connection(self) -> Any:
+        if self._conn is None:
+            conn = self.connect()
+            if self.autocommit:
+                conn.driver_connection.autocommit = True
+            self._conn = conn
+        return self._conn
 
     def run(self, steps: Sequence[tuple[DriverStatement | ArrayStatement,
                                         Sequence[dict[str, Any]]]],
             check: Callable[[int, int], None]) -> None:
         """Run each statement over its rows in one transaction and commit; `check(i,
         rowcount)` after each may raise to roll the whole transaction back."""
-        if self._conn is None:
-            self._conn = self.connect()
-        conn = self._conn
+        conn = self._connection()
         try:
             cursor = conn.cursor()
             try:
@@ -132,6 +147,21 @@ class DriverConnection:
             self._discard()
             raise
 
+    def run_one(self, statement: ArrayStatement, rows: Sequence[dict[str, Any]]) -> list[Any]:
+        """Run one statement over the whole batch, committed when it returns (an autocommit
+        connection); its result rows."""
+        conn = self._connection()
+        try:
+            cursor = conn.cursor()
+            try:
+                cursor.execute(statement.sql, statement.params(rows)[0])
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+        except BaseException:
+            self._discard()
+            raise
+
     def connect(self) -> Any:
         """A driver connection from the engine's pool (its `_ConnectionFairy`)."""
         return self.engine.raw_connection()
@@ -140,11 +170,16 @@ class DriverConnection:
         conn, self._conn = self._conn, None
         try:
             conn.rollback()
-            conn.close()  # back to the pool, which resets it
+            self._give_back(conn)  # the pool resets it
         except Exception:
             conn.invalidate()
+
+    def _give_back(self, conn: Any) -> None:
+        if self.autocommit:
+            conn.driver_connection.autocommit = False  # as the pool's other users expect it
+        conn.close()
 
     def close(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            conn.close()
+            self._give_back(conn)

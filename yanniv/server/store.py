@@ -18,10 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from yanniv.profiles.types import FinishedMatch
 from yanniv.server.action_sql import (
-    PG_DEADLINES,
-    PG_INSERT_ACTIONS,
-    PG_ROOM_VERSIONS,
-    ArrayStatement,
+    PG_APPEND_ACTIONS,
     DriverConnection,
     DriverStatement,
     compile_statement,
@@ -106,19 +103,14 @@ class RoomStore:
         self.engine: Engine = sessions.kw["bind"]
         self.leases = leases
         dialect = self.engine.dialect
-        self._room_version_sql: DriverStatement | ArrayStatement
-        self._insert_action_sql: DriverStatement | ArrayStatement
-        self._deadline_sql: DriverStatement | ArrayStatement
-        if dialect.name == "postgresql":
-            self._room_version_sql = PG_ROOM_VERSIONS
-            self._insert_action_sql = PG_INSERT_ACTIONS
-            self._deadline_sql = PG_DEADLINES
-        else:
-            self._room_version_sql = compile_statement(_SET_ROOM_VERSION, dialect)
-            self._insert_action_sql = compile_statement(_INSERT_ACTION, dialect)
-            self._deadline_sql = compile_statement(_SET_DEADLINE, dialect)
+        #: PostgreSQL writes a batch in one autocommitted statement (`PG_APPEND_ACTIONS`);
+        #: other databases in one transaction of three statements compiled here.
+        self._one_statement = dialect.name == "postgresql"
+        self._room_version_sql: DriverStatement = compile_statement(_SET_ROOM_VERSION, dialect)
+        self._insert_action_sql: DriverStatement = compile_statement(_INSERT_ACTION, dialect)
+        self._deadline_sql: DriverStatement = compile_statement(_SET_DEADLINE, dialect)
         self._moment = datetime_to_driver(dialect)
-        self._log_connection = DriverConnection(self.engine)
+        self._log_connection = DriverConnection(self.engine, autocommit=self._one_statement)
 
     def _save(self, conn: Connection | Session, room: dict[str, Any]) -> None:
         """Save the room's row, fenced: `LeaseLost` (the transaction then rolls back) unless
@@ -226,14 +218,31 @@ class RoomStore:
             session.execute(update(_MATCHES).where(_MATCHES.c.id == match_id).values(**values))
             return record_id
 
-    def append_actions(self, writes: list[ActionWrite]) -> None:
-        """Log many rooms' actions (none the last of its match) in one transaction: the rooms'
-        versions (fenced: first, so a lost lease costs nothing more), the rows and the matches'
-        deadlines, each one `executemany` of driver SQL compiled once (`action_sql`).
-        `LeaseLost` if any room's lease is gone (nothing is written; the writer then tries
-        them one by one)."""
+    def append_actions(self, writes: list[ActionWrite]) -> set[str]:
+        """Log many rooms' actions (none the last of its match) at once: the rooms' versions
+        (fenced, so a lost lease writes nothing of its room), the rows and the matches'
+        deadlines, as driver SQL compiled once (`action_sql`). Returns the codes of the rooms
+        whose lease is gone and of which nothing was written (PostgreSQL's one statement
+        writes the others); elsewhere any such room raises `LeaseLost` for the whole batch
+        (nothing is written; the writer then tries them one by one)."""
         owner = self.leases.owner
         moment = self._moment
+        if self._one_statement:
+            rows = []
+            for w in writes:
+                room, action = w.room, w.action
+                rows.append({"b_code": room["code"], "b_owner": owner,
+                             "b_epoch": room["lease_epoch"], "b_status": room["status"],
+                             "b_version": room["version"],
+                             "b_updated_at": moment(room["updated_at"]),
+                             "match_id": w.match_id, "step": action["step"],
+                             "seat": action["seat"], "version": action["version"],
+                             "action": json_text(action["action"]),
+                             "client_id": action["client_id"], "by_timer": action["by_timer"],
+                             "created_at": moment(action["created_at"]),
+                             "b_deadline_ms": w.deadline_ms})
+            written = {code for (code,) in self._log_connection.run_one(PG_APPEND_ACTIONS, rows)}
+            return {w.room["code"] for w in writes} - written
         rooms = []
         actions = []
         deadlines = []
@@ -256,6 +265,7 @@ class RoomStore:
         self._log_connection.run([(self._room_version_sql, rooms),
                                   (self._insert_action_sql, actions),
                                   (self._deadline_sql, deadlines)], check)
+        return set()
 
     def close(self) -> None:
         """Give back the group commit's connection (before the engine is disposed)."""

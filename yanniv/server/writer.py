@@ -1,17 +1,19 @@
-"""Group commit of the action log: every room's action writes that arrive while a batch is
-being written go together in the next transaction.
+"""Group commit of the action log: every room's action writes that arrive while a batch is being
+written go together in the next transaction.
 
 One action is one log row, one match deadline and one room version. Written one transaction
-each, the database thread spends its time in statement set-up and commits and the event loop
-in thread hand-offs; written together they cost one hand-off, three prepared `executemany`
-and one commit per batch. Nothing waits on purpose: the first action goes at once, and the
-ones that arrive meanwhile form the next batch, so batches grow only when the writer is busy.
+each, the database thread spends its time in statement set-up and commits and the event loop in
+thread hand-offs; written together they cost one hand-off, three prepared `executemany` and one
+commit per batch (on PostgreSQL, one statement). Nothing waits on purpose: the first action
+goes at once, and the ones that arrive meanwhile form the next batch, so batches grow only when
+the writer is busy.
 
 Persist before acknowledging holds exactly as before: `append` returns only once the
 transaction holding that action has committed, and raises if it did not (the caller then
-changes nothing and answers `server_error`). A failed batch is retried one action at a time,
-so one bad row fails only its own room, and one room whose lease was taken by another process
-(`leases.LeaseLost`, raised to that room's caller as it is) fails only itself.
+changes nothing and answers `server_error`). A failed batch is retried one action at a time, so
+one bad row fails only its own room, and one room whose lease was taken by another process
+(`leases.LeaseLost`, raised to that room's caller as it is) fails only itself: PostgreSQL's
+one-statement batch writes the others and names it, elsewhere the batch is retried.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ class ActionWriter:
 
     async def _write(self, batch: list[tuple[ActionWrite, asyncio.Future[None]]]) -> None:
         try:
-            await self.db.run(self.store.append_actions, [w for w, _ in batch])
+            lost = await self.db.run(self.store.append_actions, [w for w, _ in batch])
         except Exception as exc:
             if len(batch) == 1:
                 if isinstance(exc, LeaseLost):
@@ -78,9 +80,10 @@ class ActionWriter:
                 await self._write([item])
             return
         self.batches += 1
-        self.actions += len(batch)
-        for _, future in batch:
-            _settle(future, None)
+        self.actions += len(batch) - len(lost)
+        for write, future in batch:
+            code = write.room["code"]
+            _settle(future, LeaseLost(code) if code in lost else None)
 
 
 def _settle(future: asyncio.Future[None], error: Exception | None) -> None:
