@@ -70,7 +70,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
             await shared.stop()
             await rooms.stop()
             db.close()  # waits for a write in flight
-            rooms.store.close()  # the group commit's own connection, at last
+            await rooms.store.close()  # the group commit's own connections, at last
 
     app = FastAPI(title="Yanniv", lifespan=lifespan)
     app.state.settings = settings

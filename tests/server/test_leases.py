@@ -303,8 +303,9 @@ def test_the_fence_adds_no_statement_to_an_action(app_factory: Callable[..., Fas
     the deadline), on PostgreSQL one (the three as parts of one `WITH`): the fence rides in
     the room's version, no lease read or lock beside it, and no transaction around the one
     statement on PostgreSQL (BEGIN and COMMIT would be two more round trips). The group
-    commit talks to its driver connection directly, so the statements are recorded there (a
-    cursor that notes what it is given), and through SQLAlchemy for any other write."""
+    commit talks to its driver connection directly (PostgreSQL's an async one, on the loop),
+    so the statements are recorded there (a cursor that notes what it is given), and through
+    SQLAlchemy for any other write."""
     from sqlalchemy import event
 
     app = app_factory(url)
@@ -342,10 +343,20 @@ def test_the_fence_adds_no_statement_to_an_action(app_factory: Callable[..., Fas
         client.portal.call(app.state.rooms.keeper.stop)  # no renewal in the count
         table.connect()
         engine = app.state.db.engine
-        log_connection = app.state.rooms.store._log_connection
+        store = app.state.rooms.store
+        log_connection = store._log_connection
         log_connection.close()
         monkeypatch.setattr(log_connection, "connect",
                             lambda: RecordingConnection(engine.raw_connection()))
+        loop_connection = store._loop_connection  # PostgreSQL's, on the event loop
+        if loop_connection is not None:
+            client.portal.call(loop_connection.close)
+            real_connect = loop_connection.connect
+
+            async def recording_connect() -> Any:
+                return RecordingConnection(await real_connect())
+
+            monkeypatch.setattr(loop_connection, "connect", recording_connect)
         event.listen(engine, "before_cursor_execute", record)
         try:
             assert table.step(random.Random(1))

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from yanniv.db.session import Database
 from yanniv.server.leases import LeaseLost
 from yanniv.server.store import ActionWrite
@@ -18,6 +20,9 @@ from yanniv.server.writer import ActionWriter
 
 class FakeStore:
     """Records each transaction; commits after a pause (a slow disk); refuses bad rows."""
+
+    #: Written in a database thread, as on SQLite.
+    writes_on_loop = False
 
     def __init__(self) -> None:
         self.committed: set[int] = set()
@@ -28,6 +33,9 @@ class FakeStore:
         """A room marked `lost` is named and skipped, the rest committed (as PostgreSQL's
         one-statement batch does)."""
         time.sleep(0.02)
+        return self._apply(writes)
+
+    def _apply(self, writes: list[ActionWrite]) -> set[str]:
         if any(w.action.get("bad") for w in writes):
             raise ValueError("constraint failed")  # the whole transaction rolls back
         kept = [w for w in writes if not w.action.get("lost")]
@@ -37,15 +45,30 @@ class FakeStore:
         return {w.room["code"] for w in writes if w.action.get("lost")}
 
 
+class FakeLoopStore(FakeStore):
+    """The same, written on the event loop (as PostgreSQL's store does)."""
+
+    writes_on_loop = True
+
+    async def append_actions_on_loop(self, writes: list[ActionWrite]) -> set[str]:
+        await asyncio.sleep(0.02)
+        return self._apply(writes)
+
+
 def _write(step: int, bad: bool = False, lost: bool = False) -> ActionWrite:
     return ActionWrite(room={"code": f"R{step}"}, match_id=step,
                        action={"step": step, "bad": bad, "lost": lost}, deadline_ms=None)
 
 
-def _run(tmp_path: Path, writes: list[ActionWrite]) -> tuple[FakeStore, ActionWriter,
-                                                              dict[int, Any]]:
+@pytest.fixture(params=[FakeStore, FakeLoopStore], ids=["thread", "loop"])
+def store_cls(request: pytest.FixtureRequest) -> type[FakeStore]:
+    return request.param  # type: ignore[no-any-return]
+
+
+def _run(tmp_path: Path, writes: list[ActionWrite], store_cls: type[FakeStore]
+         ) -> tuple[FakeStore, ActionWriter, dict[int, Any]]:
     db = Database(f"sqlite:///{tmp_path / 'w.sqlite3'}")
-    store = FakeStore()
+    store = store_cls()
     writer = ActionWriter(db, store)  # type: ignore[arg-type]
     outcome: dict[int, Any] = {}
 
@@ -68,27 +91,30 @@ def _run(tmp_path: Path, writes: list[ActionWrite]) -> tuple[FakeStore, ActionWr
     return store, writer, outcome
 
 
-def test_actions_arriving_together_share_transactions(tmp_path: Path) -> None:
-    store, writer, outcome = _run(tmp_path, [_write(n) for n in range(60)])
+def test_actions_arriving_together_share_transactions(tmp_path: Path,
+        store_cls: type[FakeStore]) -> None:
+    store, writer, outcome = _run(tmp_path, [_write(n) for n in range(60)], store_cls)
     assert outcome == {n: True for n in range(60)}  # each returned only after its commit
     assert sorted(s for t in store.transactions for s in t) == list(range(60))
     assert writer.actions == 60
     assert writer.batches == len(store.transactions) < 60
 
 
-def test_a_bad_row_fails_only_its_own_action(tmp_path: Path) -> None:
+def test_a_bad_row_fails_only_its_own_action(tmp_path: Path,
+        store_cls: type[FakeStore]) -> None:
     writes = [_write(n, bad=(n == 7)) for n in range(20)]
-    store, _writer, outcome = _run(tmp_path, writes)
+    store, _writer, outcome = _run(tmp_path, writes, store_cls)
     assert isinstance(outcome.pop(7), Exception)
     assert outcome == {n: True for n in range(20) if n != 7}
     assert 7 not in store.committed
 
 
-def test_a_room_whose_lease_is_gone_fails_alone_in_a_written_batch(tmp_path: Path) -> None:
+def test_a_room_whose_lease_is_gone_fails_alone_in_a_written_batch(tmp_path: Path,
+        store_cls: type[FakeStore]) -> None:
     """The store wrote the batch but for one room (its fence failed): that room's caller
     gets `LeaseLost`, every other returns committed, and the batch is not retried."""
     writes = [_write(n, lost=(n == 3)) for n in range(20)]
-    store, writer, outcome = _run(tmp_path, writes)
+    store, writer, outcome = _run(tmp_path, writes, store_cls)
     assert isinstance(outcome.pop(3), LeaseLost)
     assert outcome == {n: True for n in range(20) if n != 3}
     assert 3 not in store.committed

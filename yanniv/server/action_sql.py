@@ -14,6 +14,7 @@ rows read back exactly as the ORM's), or as they are for psycopg.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -106,58 +107,28 @@ class DriverConnection:
     """One driver connection kept out of the pool for the group commit's transactions (the
     writer runs one batch at a time): no pool check-out, no SQLAlchemy transaction object, per
     batch. Checked out of the engine's pool, so the dialect's connect-time set-up (SQLite's
-    pragmas) applies; dropped and replaced after any error, as the pool would.
+    pragmas) applies; dropped and replaced after any error, as the pool would."""
 
-    `autocommit`: every statement is its own transaction (`run_one`), for PostgreSQL's
-    single-statement batch; the connection is handed back to the pool as it was taken."""
-
-    def __init__(self, engine: Engine, autocommit: bool = False) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.autocommit = autocommit
         self._conn: Any = None
 
-    def _connection(self) -> Any:
-        if self._conn is None:
-            conn = self.connect()
-            if self.autocommit:
-                conn.driver_connection.autocommit = True
-            self._conn = conn
-        return self._conn
-
-    def run(self, steps: Sequence[tuple[DriverStatement | ArrayStatement,
-                                        Sequence[dict[str, Any]]]],
+    def run(self, steps: Sequence[tuple[DriverStatement, Sequence[dict[str, Any]]]],
             check: Callable[[int, int], None]) -> None:
         """Run each statement over its rows in one transaction and commit; `check(i,
         rowcount)` after each may raise to roll the whole transaction back."""
-        conn = self._connection()
+        if self._conn is None:
+            self._conn = self.connect()
+        conn = self._conn
         try:
             cursor = conn.cursor()
             try:
                 for i, (statement, rows) in enumerate(steps):
-                    params = statement.params(rows)
-                    if len(params) == 1:  # psycopg's executemany sets up a pipeline
-                        cursor.execute(statement.sql, params[0])
-                    else:
-                        cursor.executemany(statement.sql, params)
+                    cursor.executemany(statement.sql, statement.params(rows))
                     check(i, cursor.rowcount)
             finally:
                 cursor.close()
             conn.commit()
-        except BaseException:
-            self._discard()
-            raise
-
-    def run_one(self, statement: ArrayStatement, rows: Sequence[dict[str, Any]]) -> list[Any]:
-        """Run one statement over the whole batch, committed when it returns (an autocommit
-        connection); its result rows."""
-        conn = self._connection()
-        try:
-            cursor = conn.cursor()
-            try:
-                cursor.execute(statement.sql, statement.params(rows)[0])
-                return list(cursor.fetchall())
-            finally:
-                cursor.close()
         except BaseException:
             self._discard()
             raise
@@ -170,16 +141,57 @@ class DriverConnection:
         conn, self._conn = self._conn, None
         try:
             conn.rollback()
-            self._give_back(conn)  # the pool resets it
+            conn.close()  # back to the pool, which resets it
         except Exception:
             conn.invalidate()
-
-    def _give_back(self, conn: Any) -> None:
-        if self.autocommit:
-            conn.driver_connection.autocommit = False  # as the pool's other users expect it
-        conn.close()
 
     def close(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            self._give_back(conn)
+            conn.close()
+
+
+class LoopConnection:
+    """PostgreSQL's group commit on the event loop: one psycopg `AsyncConnection` of its own,
+    in autocommit (each batch is one statement, `PG_APPEND_ACTIONS`, committed when it
+    returns). No database thread: a batch costs no hand-off to a thread and back, and no wait
+    for the GIL held by the loop (up to a switch interval each time the thread wakes). Made
+    on first use, closed and made again after any error."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.conninfo = engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        self._conn: Any = None
+
+    async def connect(self) -> Any:
+        import psycopg  # only where the database is PostgreSQL
+
+        return await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+
+    async def run_one(self, statement: ArrayStatement,
+                      rows: Sequence[dict[str, Any]]) -> list[Any]:
+        """Run one statement over the whole batch; its result rows, once committed."""
+        if self._conn is None:
+            self._conn = await self.connect()
+        conn = self._conn
+        try:
+            cursor = conn.cursor()
+            try:
+                await cursor.execute(statement.sql, statement.params(rows)[0])
+                return list(await cursor.fetchall())
+            finally:
+                await cursor.close()
+        except BaseException:
+            self._conn = None
+            await _close_quietly(conn)
+            raise
+
+    async def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            await _close_quietly(conn)
+
+
+async def _close_quietly(conn: Any) -> None:
+    with contextlib.suppress(Exception):  # already broken: nothing more to give back
+        await conn.close()

@@ -124,7 +124,8 @@ class Metrics:
         self.db_seconds = Histogram(
             "yanniv_db_call_seconds", "Time of one blocking database call in a database "
             "thread, by function (op): RoomStore.append_actions is the group commit's "
-            "transaction, Play.commit_action.write a match's last action.",
+            "transaction (RoomStore.append_actions_on_loop on PostgreSQL, timed on the event "
+            "loop), Play.commit_action.write a match's last action.",
             ["op"], buckets=LATENCY_BUCKETS, registry=r)
         self.lease_moves = Counter("yanniv_lease_moves", "Room leases that changed hands at "
                                    "this process: taken, lost, released.", ["move"],

@@ -21,6 +21,7 @@ from yanniv.server.action_sql import (
     PG_APPEND_ACTIONS,
     DriverConnection,
     DriverStatement,
+    LoopConnection,
     compile_statement,
     datetime_to_driver,
     json_text,
@@ -103,14 +104,16 @@ class RoomStore:
         self.engine: Engine = sessions.kw["bind"]
         self.leases = leases
         dialect = self.engine.dialect
-        #: PostgreSQL writes a batch in one autocommitted statement (`PG_APPEND_ACTIONS`);
-        #: other databases in one transaction of three statements compiled here.
-        self._one_statement = dialect.name == "postgresql"
+        #: PostgreSQL writes a batch on the event loop in one statement
+        #: (`append_actions_on_loop`); other databases in a database thread, in one
+        #: transaction of three statements compiled here (`append_actions`).
+        self.writes_on_loop = dialect.name == "postgresql"
         self._room_version_sql: DriverStatement = compile_statement(_SET_ROOM_VERSION, dialect)
         self._insert_action_sql: DriverStatement = compile_statement(_INSERT_ACTION, dialect)
         self._deadline_sql: DriverStatement = compile_statement(_SET_DEADLINE, dialect)
         self._moment = datetime_to_driver(dialect)
-        self._log_connection = DriverConnection(self.engine, autocommit=self._one_statement)
+        self._log_connection = DriverConnection(self.engine)
+        self._loop_connection = LoopConnection(self.engine) if self.writes_on_loop else None
 
     def _save(self, conn: Connection | Session, room: dict[str, Any]) -> None:
         """Save the room's row, fenced: `LeaseLost` (the transaction then rolls back) unless
@@ -218,31 +221,35 @@ class RoomStore:
             session.execute(update(_MATCHES).where(_MATCHES.c.id == match_id).values(**values))
             return record_id
 
+    async def append_actions_on_loop(self, writes: list[ActionWrite]) -> set[str]:
+        """PostgreSQL: log many rooms' actions (none the last of its match) in one statement
+        on the event loop: the rooms' versions (fenced), the rows and the matches' deadlines.
+        Returns the codes of the rooms whose lease is gone: nothing of theirs was written, the
+        others are committed."""
+        assert self._loop_connection is not None
+        owner = self.leases.owner
+        rows = []
+        for w in writes:
+            room, action = w.room, w.action
+            rows.append({"b_code": room["code"], "b_owner": owner, "b_epoch": room["lease_epoch"],
+                         "b_status": room["status"], "b_version": room["version"],
+                         "b_updated_at": room["updated_at"], "match_id": w.match_id,
+                         "step": action["step"], "seat": action["seat"],
+                         "version": action["version"], "action": json_text(action["action"]),
+                         "client_id": action["client_id"], "by_timer": action["by_timer"],
+                         "created_at": action["created_at"], "b_deadline_ms": w.deadline_ms})
+        written = await self._loop_connection.run_one(PG_APPEND_ACTIONS, rows)
+        return {w.room["code"] for w in writes} - {code for (code,) in written}
+
     def append_actions(self, writes: list[ActionWrite]) -> set[str]:
-        """Log many rooms' actions (none the last of its match) at once: the rooms' versions
-        (fenced, so a lost lease writes nothing of its room), the rows and the matches'
-        deadlines, as driver SQL compiled once (`action_sql`). Returns the codes of the rooms
-        whose lease is gone and of which nothing was written (PostgreSQL's one statement
-        writes the others); elsewhere any such room raises `LeaseLost` for the whole batch
-        (nothing is written; the writer then tries them one by one)."""
+        """Log many rooms' actions (none the last of its match) in one transaction, in a
+        database thread: the rooms' versions (fenced: first, so a lost lease costs nothing
+        more), the rows and the matches' deadlines, each one `executemany` of driver SQL
+        compiled once (`action_sql`). `LeaseLost` if any room's lease is gone (nothing is
+        written; the writer then tries them one by one); else nothing is left out (an empty
+        set, as `append_actions_on_loop` names what it left out)."""
         owner = self.leases.owner
         moment = self._moment
-        if self._one_statement:
-            rows = []
-            for w in writes:
-                room, action = w.room, w.action
-                rows.append({"b_code": room["code"], "b_owner": owner,
-                             "b_epoch": room["lease_epoch"], "b_status": room["status"],
-                             "b_version": room["version"],
-                             "b_updated_at": moment(room["updated_at"]),
-                             "match_id": w.match_id, "step": action["step"],
-                             "seat": action["seat"], "version": action["version"],
-                             "action": json_text(action["action"]),
-                             "client_id": action["client_id"], "by_timer": action["by_timer"],
-                             "created_at": moment(action["created_at"]),
-                             "b_deadline_ms": w.deadline_ms})
-            written = {code for (code,) in self._log_connection.run_one(PG_APPEND_ACTIONS, rows)}
-            return {w.room["code"] for w in writes} - written
         rooms = []
         actions = []
         deadlines = []
@@ -267,9 +274,11 @@ class RoomStore:
                                   (self._deadline_sql, deadlines)], check)
         return set()
 
-    def close(self) -> None:
-        """Give back the group commit's connection (before the engine is disposed)."""
+    async def close(self) -> None:
+        """Give back the group commit's connections (before the engine is disposed)."""
         self._log_connection.close()
+        if self._loop_connection is not None:
+            await self._loop_connection.close()
 
     @staticmethod
     def _record(session: Session, finished: FinishedMatch) -> int | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from yanniv.db.session import Database
 from yanniv.server.leases import LeaseLost
@@ -64,9 +65,22 @@ class ActionWriter:
         finally:
             self._draining = False
 
+    async def _commit(self, writes: list[ActionWrite]) -> set[str]:
+        """One batch: on the loop where the store can (PostgreSQL), else in a database thread;
+        timed for the metrics either way."""
+        store = self.store
+        if not store.writes_on_loop:
+            return await self.db.run(store.append_actions, writes)
+        started = time.perf_counter()
+        try:
+            return await store.append_actions_on_loop(writes)
+        finally:
+            if self.db.observe is not None:
+                self.db.observe(store.append_actions_on_loop, time.perf_counter() - started)
+
     async def _write(self, batch: list[tuple[ActionWrite, asyncio.Future[None]]]) -> None:
         try:
-            lost = await self.db.run(self.store.append_actions, [w for w, _ in batch])
+            lost = await self._commit([w for w, _ in batch])
         except Exception as exc:
             if len(batch) == 1:
                 if isinstance(exc, LeaseLost):
