@@ -10,12 +10,12 @@ same way, the room dropped from memory (`lost`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
 
 from yanniv.db.session import Database
+from yanniv.server.background import cancel_and_wait
 from yanniv.server.leases import Leases
 
 log = logging.getLogger(__name__)
@@ -50,10 +50,7 @@ class LeaseKeeper:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(task)
 
     def ready(self) -> bool:
         """Running, and the leases renewed recently enough to still be ours."""

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, bindparam, update
 
+from yanniv.server.background import cancel_and_wait
 from yanniv.server.lobby_feed import LobbyFeed
 from yanniv.server.models import RoomLeaseRow
 from yanniv.server.shared_caps import AddressCounts, RedisAddressCounts
@@ -86,10 +87,7 @@ class LobbyBus:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(task)
 
     async def _listen(self) -> None:
         while True:

@@ -28,6 +28,7 @@ import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from yanniv.server.background import cancel_and_wait
 from yanniv.server.connections import CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS
 from yanniv.server.deps import client_ip
 from yanniv.server.errors import GameError, game_error
@@ -160,10 +161,7 @@ class LobbyFeed:
     async def stop(self) -> None:
         """No more pushes; every listener told to reconnect (1012, as room sockets are)."""
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(task)
         for listener in list(self.listeners):
             listener.close(1012)
 

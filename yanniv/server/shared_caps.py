@@ -24,6 +24,8 @@ import time
 from collections import Counter
 from typing import Any
 
+from yanniv.server.background import cancel_and_wait
+
 log = logging.getLogger(__name__)
 #: Redis keys (one Redis server: the scripts name keys they compute, not Redis Cluster-safe).
 PREFIX = "yanniv:caps:"
@@ -171,10 +173,7 @@ class RedisAddressCounts(AddressCounts):
     async def stop(self) -> None:
         """A graceful stop: this process's places are given back at once."""
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(task)
         for give in list(self._gives):
             with contextlib.suppress(Exception):
                 await give
