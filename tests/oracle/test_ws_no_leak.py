@@ -22,6 +22,7 @@ from sqlalchemy import text as sql_text
 
 from oracle.knowledge_model import Checker, Truth
 from oracle.play import choose, truth_of
+from tests.fresh_loop import run_fresh
 from tests.live_ws import Recipient, served_app
 
 MATCHES = 200
@@ -157,7 +158,7 @@ def test_no_frame_names_a_card_its_recipient_may_not_know(server: Any) -> None:
                     *(_play_match(http, host, 2 + n % 3, 9_000_000 + n) for n in batch))
             return codes
 
-    codes = asyncio.run(run_all())
+    codes = run_fresh(run_all)
     assert len(codes) == MATCHES
     frames = sum(len(states) for code in codes for states in _frames[code].values())
     assert frames > MATCHES * 20, "every recipient got the frames of a whole match"

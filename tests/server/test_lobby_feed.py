@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from websockets.sync.client import ClientConnection, connect
 
+from tests.fresh_loop import run_fresh
 from yanniv.games import get_game
 from yanniv.server.lobby_feed import Listener
 from yanniv.server.run import ws_limits
@@ -150,7 +151,7 @@ def test_a_slow_listener_holds_one_list() -> None:
             await writer
         return ws.sent, kept
 
-    sent, kept = asyncio.run(run())
+    sent, kept = run_fresh(run)
     assert sent == ["list 0"] and kept == "list 10000"
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import websockets
 
+from tests.fresh_loop import run_fresh
 from tests.live_ws import Recipient, free_port
 from yanniv.server.connections import SLOW_ABORT_SECONDS, Connection
 
@@ -139,7 +140,7 @@ async def _scenario(app: Any, host: str) -> None:
 def test_a_client_that_stops_reading_is_closed_and_holds_nobody_up(tmp_path: Path) -> None:
     app, server, host, thread = _serve(tmp_path)
     try:
-        asyncio.run(_scenario(app, host))
+        run_fresh(lambda: _scenario(app, host))
     finally:
         server.should_exit = True
         thread.join(10)

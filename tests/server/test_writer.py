@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.fresh_loop import run_fresh
 from yanniv.db.session import Database
 from yanniv.server.leases import LeaseLost
 from yanniv.server.store import ActionWrite
@@ -85,7 +86,7 @@ def _run(tmp_path: Path, writes: list[ActionWrite], store_cls: type[FakeStore]
         await asyncio.gather(*(one(w) for w in writes))
 
     try:
-        asyncio.run(main())
+        run_fresh(main)
     finally:
         db.close()
     return store, writer, outcome
