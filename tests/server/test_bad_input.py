@@ -129,6 +129,23 @@ def test_database_failure_changes_nothing(client: TestClient, table_cls: Any,
         table.close()
 
 
+def _refused_and_unwritten(engine: Any, got: list[dict[str, Any]], room: Any, before: Any,
+                           version: int, step: int) -> None:
+    """The action `doomed` was answered `server_error` (no ack), nobody got a newer state,
+    the room's memory is as before and the log holds no row for its step."""
+    answer = got[-1]
+    assert answer["type"] == "error" and answer["code"] == "server_error", answer
+    assert answer["id"] == "doomed"
+    assert not [m for m in got if m["type"] == "state" and m["version"] > version]
+    assert room.match.state is before and room.version == version
+    with engine.connect() as conn:
+        logged = conn.execute(
+            text("SELECT count(*) FROM room_actions WHERE match_id = :m AND step = :s"),
+            {"m": room.match.id, "s": step},
+        ).scalar()
+    assert logged == 0
+
+
 def test_failed_commit_is_never_acknowledged(client: TestClient, table_cls: Any,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The action's statements run but its transaction's COMMIT fails: the sender gets
@@ -184,17 +201,7 @@ def test_failed_commit_is_never_acknowledged(client: TestClient, table_cls: Any,
             event.remove(engine, "commit", failing_commit)
             monkeypatch.undo()
         assert failures, "the commit hook never ran: the test did not test a failing commit"
-        answer = got[-1]
-        assert answer["type"] == "error" and answer["code"] == "server_error", answer
-        assert answer["id"] == "doomed"
-        assert not [m for m in got if m["type"] == "state" and m["version"] > version]
-        assert room.match.state is before and room.version == version
-        with engine.connect() as conn:
-            logged = conn.execute(
-                text("SELECT count(*) FROM room_actions WHERE match_id = :m AND step = :s"),
-                {"m": room.match.id, "s": step},
-            ).scalar()
-        assert logged == 0
+        _refused_and_unwritten(engine, got, room, before, version, step)
         # The other seat's next state is the next real action's, not the failed one's.
         assert table.step(random.Random(4))
         assert other.wait_version(version + 1)["version"] == version + 1
@@ -232,20 +239,12 @@ def test_commit_refused_by_postgres_is_never_acknowledged(
             finally:
                 with engine.begin() as conn:
                     conn.execute(text("DROP TRIGGER refuse ON room_actions"))
-            answer = got[-1]
-            assert answer["type"] == "error" and answer["code"] == "server_error", answer
-            assert answer["id"] == "doomed"
-            assert not [m for m in got if m["type"] == "state" and m["version"] > version]
-            assert room.match.state is before and room.version == version
+            _refused_and_unwritten(engine, got, room, before, version, step)
             with engine.connect() as conn:
-                logged = conn.execute(
-                    text("SELECT count(*) FROM room_actions WHERE match_id = :m AND step = :s"),
-                    {"m": room.match.id, "s": step},
-                ).scalar()
                 stored_version = conn.execute(
                     text("SELECT version FROM rooms WHERE code = :c"), {"c": table.code}
                 ).scalar()
-            assert logged == 0 and stored_version == version
+            assert stored_version == version
             assert table.step(random.Random(4))
             assert other.wait_version(version + 1)["version"] == version + 1
         finally:
