@@ -23,7 +23,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from yanniv.db.session import Database
 from yanniv.profiles import api as profiles_api
 from yanniv.profiles.password import LoginThrottle
-from yanniv.server import http_games, http_health, http_rooms, ws
+from yanniv.server import http_games, http_health, http_rooms, pseudos, ws
 from yanniv.server.advertise import advertise_url
 from yanniv.server.app import install_error_handlers
 from yanniv.server.limits import BodyLimitMiddleware
@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
         await db.run(db.upgrade)
         await rooms.load()
         await shared.start()
+        pseudos.prepare()
         if tune_gc:
             gc.set_threshold(*GC_THRESHOLDS)
             gc.collect()

@@ -61,11 +61,15 @@ def _prototypes() -> dict[str, str]:
     The package stores each "source ; prototype" line both ways, so a prototype is the side
     with several partners; in a pair with one partner each, the multi-character side, else
     the smaller code point, stands for both.
+
+    The package's data file is read here rather than through its `confusables` module, which
+    keeps the whole table (~6 MB of dicts and strings) alive for good: only this map
+    (~0.4 MB) stays.
     """
-    from confusable_homoglyphs.confusables import confusables_data
+    from confusable_homoglyphs.utils import load
 
     partners: dict[str, list[str]] = {}
-    for char, glyphs in confusables_data.items():
+    for char, glyphs in load("confusables.json").items():
         partners.setdefault(char.strip(_LRM), []).extend(g["c"].strip(_LRM) for g in glyphs)
     out: dict[str, str] = {}
     for char, glyphs in partners.items():
@@ -77,6 +81,12 @@ def _prototypes() -> dict[str, str]:
             continue  # `char` stands for the pair
         out[char] = target
     return out
+
+
+def prepare() -> None:
+    """Build the table now (at start-up), not on the first room's pseudo: that request
+    would wait ~0.3 s for it, and the memory it frees would be counted against the rooms."""
+    _prototypes()
 
 
 def _skeleton(text: str) -> str:
