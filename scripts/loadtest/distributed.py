@@ -119,12 +119,20 @@ def one_count(count: int, args: argparse.Namespace, workdir: Path,
 
 COLUMNS = [("procs", 6), ("act/s of", 15), ("actor ms p50/90/99/max", 26),
            ("others ms p50/90/99/max", 26), ("err", 5), ("disc", 5),
-           ("ms/act app/nginx/redis/pg", 27), ("total", 7), ("x1", 6), ("cores", 6)]
+           ("ms/act app/nginx/redis/pg", 27), ("total", 7), ("x1", 6), ("x1 no pg", 9),
+           ("cores", 6)]
+
+
+def without_postgres(per: dict[str, float]) -> float:
+    """What the bar counts: the app processes, the balancer and Redis."""
+    return per["app"] + per["nginx"] + per["redis"]
 
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = ["  ".join(name.ljust(width) for name, width in COLUMNS)]
-    single = next((r["ms_per_action"]["total"] for r in rows if r["processes"] == 1), None)
+    first = next((r["ms_per_action"] for r in rows if r["processes"] == 1), None)
+    single = first["total"] if first else None
+    bare = without_postgres(first) if first else None
     for row in rows:
         res, per = row["result"], row["ms_per_action"]
         cells = [str(row["processes"]),
@@ -133,7 +141,8 @@ def table(rows: list[dict[str, Any]]) -> str:
                  fmt(res["errors"], 0), fmt(res["disconnects"], 0),
                  "/".join(fmt(per[p], 3) for p in ("app", "nginx", "redis", "postgres")),
                  fmt(per["total"], 3),
-                 fmt(per["total"] / single, 2) if single else "-", fmt(row["cores"], 2)]
+                 fmt(per["total"] / single, 2) if single else "-",
+                 fmt(without_postgres(per) / bare, 2) if bare else "-", fmt(row["cores"], 2)]
         lines.append("  ".join(c.ljust(w) for c, (_n, w) in zip(cells, COLUMNS, strict=True)))
     return "\n".join(lines)
 
@@ -172,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows))
     print(f"end: {uptime()}")
     print("ms/act: CPU per acknowledged action over the window, by part (redis: the whole "
-          "server's); x1: total over the single process's total.")
+          "server's); x1: total over the single process's total; x1 no pg: the same without "
+          "PostgreSQL (the bar of issue 20: app processes, balancer and Redis).")
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": rows}, indent=1, default=str))
     return 0
