@@ -90,7 +90,7 @@ class Play:
         """A seat's action: checked, logged, acknowledged to `reply`, then broadcast."""
         async with room.lock:
             match = room.match
-            seen = None if match is None else match.seen.get((seat.seat, client_id))
+            seen = None if match is None else match.acknowledgement(seat.seat, client_id)
             if seen is not None:
                 acked, fingerprint = seen
                 if _fingerprint(room.game, version, action_data) != fingerprint:

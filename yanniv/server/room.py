@@ -29,9 +29,9 @@ Status = Literal["waiting", "playing", "finished"]
 #: Events of the match kept for the journal a (re)connecting socket receives: about the last
 #: hundred lines the client shows (it writes nothing for a `TurnStarted`).
 JOURNAL_EVENTS = 160
-#: Client action ids remembered per seat of a match, the newest (its client has at most one
-#: action in flight, and retries only that one).
-SEEN_IDS = 8
+#: Client action ids remembered per seat of a match, the newest: its client has at most one
+#: action in flight and retries only that one; two tabs of one seat make two; 4 leaves room.
+SEEN_IDS = 4
 
 
 @dataclass(eq=False)
@@ -47,12 +47,13 @@ class LiveMatch:
     pseudos: list[str]
     started_at: datetime
     deadline_ms: int | None = None
-    #: (seat, client action id) → the room version its acknowledgement carried and the
-    #: `action_fingerprint` of what was sent under that id (a retry must match it): each
-    #: seat's latest `SEEN_IDS` only (a client retries its one unanswered action, and sends
-    #: no other before it is answered). The action log itself lives in the database, not
-    #: here: memory stays flat over a match.
-    seen: dict[tuple[int, str], tuple[int, bytes]] = field(default_factory=dict)
+    #: `_seen_key(seat, client action id)` → the room version its acknowledgement carried
+    #: (8 bytes) and the `action_fingerprint` of what was sent under that id (a retry must
+    #: match it), as one bytes object: each seat's latest `SEEN_IDS` only (a client retries
+    #: its one unanswered action, and sends no other before it is answered). One string and
+    #: one bytes an entry, ~170 bytes, where a tuple key and a tuple value took ~310. The
+    #: action log itself lives in the database, not here: memory stays flat over a match.
+    seen: dict[str, bytes] = field(default_factory=dict)
     #: The latest events of the match as the engine made them (not redacted: each socket
     #: gets them through `Game.encode_events`, the path of the live broadcast).
     journal: deque[Event] = field(default_factory=lambda: deque(maxlen=JOURNAL_EVENTS))
@@ -65,10 +66,17 @@ class LiveMatch:
         The dict's own insertion order says which is oldest: no queue per seat beside it
         (an empty deque is ~0.6 KB, four per room)."""
         seen = self.seen
-        seen[(seat, client_id)] = (version, fingerprint)
-        mine = [key for key in seen if key[0] == seat]
+        prefix = f"{seat}:"
+        seen[prefix + client_id] = version.to_bytes(8, "big") + fingerprint
+        mine = [key for key in seen if key.startswith(prefix)]
         if len(mine) > SEEN_IDS:
             del seen[mine[0]]
+
+    def acknowledgement(self, seat: int, client_id: str) -> tuple[int, bytes] | None:
+        """The version acknowledged for this seat's `client_id` and the fingerprint of what
+        was sent under it, or None if that id is not (or no longer) remembered."""
+        found = self.seen.get(f"{seat}:{client_id}")
+        return None if found is None else (int.from_bytes(found[:8], "big"), found[8:])
 
 
 def action_fingerprint(version: int, wire: dict[str, Any]) -> bytes:
