@@ -1,0 +1,29 @@
+"""`knowledge` gives rows that held equal sets one result object (memory per live room), and
+the sets stay what each viewer knows."""
+
+from __future__ import annotations
+
+from yanniv.engine import knowledge
+from yanniv.engine.cards import Card
+
+
+def test_a_public_take_gives_every_row_one_shared_set() -> None:
+    known = knowledge.empty(4)
+    card = Card.parse("7H")
+    known = knowledge.taken_publicly(known, 2, card)
+    sets = [row[2] for row in known]
+    assert all(s == frozenset({card}) for s in sets)
+    assert len({id(s) for s in sets}) == 1  # one object for the five rows
+    assert all(row[o] == frozenset() for row in known for o in (0, 1, 3))
+
+
+def test_rows_that_knew_different_cards_stay_different() -> None:
+    seven, king = Card.parse("7H"), Card.parse("KS")
+    known = knowledge.learn(knowledge.empty(3), 0, 1, king)  # only seat 0 knows the King
+    known = knowledge.taken_publicly(known, 1, seven)
+    assert known[0][1] == frozenset({seven, king})
+    assert known[1][1] == known[2][1] == known[3][1] == frozenset({seven})
+    assert known[1][1] is known[3][1]
+    known = knowledge.left_hand(known, 1, (seven,))
+    assert known[0][1] == frozenset({king})
+    assert known[1][1] == known[2][1] == known[3][1] == frozenset()
