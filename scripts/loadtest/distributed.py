@@ -12,6 +12,9 @@ server (the machine's: its CPU during the window is counted whole, whoever else 
 the PostgreSQL backends of that database. The table gives CPU per action of each part and of
 all together, the latencies (send → new view, at the actor and at the others), errors, and the
 ratio of each count's total CPU per action to the single process's (the bar: ≤ 1.2×).
+A list that repeats counts (`--processes 1,2,1,2,1,2`) measures them interleaved: each row is
+compared with the latest single-process row before it, and the median of those ratios is
+printed, since one pair's ratio moves from run to run by about the bar's margin.
 
 The generator runs niced and pinned to the last CPU, as in `ramp.py`. On a 2-core machine the
 figure is that ratio, not capacity. A measurement, not a test; everything started here is a
@@ -25,6 +28,7 @@ import contextlib
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,10 +76,10 @@ def sample(parts: dict[str, list[int]], postgres: Postgres, database: str) -> di
     return got
 
 
-def one_count(count: int, args: argparse.Namespace, workdir: Path,
+def one_count(index: int, count: int, args: argparse.Namespace, workdir: Path,
               postgres: Postgres) -> dict[str, Any]:
     name, url = postgres.create()
-    folder = workdir / f"n{count}"
+    folder = workdir / f"run{index}-n{count}"
     folder.mkdir()
     servers = []
     nginx = None
@@ -128,12 +132,23 @@ def without_postgres(per: dict[str, float]) -> float:
     return per["app"] + per["nginx"] + per["redis"]
 
 
+def ratios(rows: list[dict[str, Any]]) -> list[tuple[float, float] | None]:
+    """Each row's total CPU per action over the latest single-process row's at or before it:
+    (with PostgreSQL, without it); None before the first single-process row."""
+    found: list[tuple[float, float] | None] = []
+    base: dict[str, float] | None = None
+    for row in rows:
+        per = row["ms_per_action"]
+        if row["processes"] == 1:
+            base = per
+        found.append(None if base is None else (per["total"] / base["total"],
+                                                without_postgres(per) / without_postgres(base)))
+    return found
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     lines = ["  ".join(name.ljust(width) for name, width in COLUMNS)]
-    first = next((r["ms_per_action"] for r in rows if r["processes"] == 1), None)
-    single = first["total"] if first else None
-    bare = without_postgres(first) if first else None
-    for row in rows:
+    for row, ratio in zip(rows, ratios(rows), strict=True):
         res, per = row["result"], row["ms_per_action"]
         cells = [str(row["processes"]),
                  f"{fmt(res['actions_per_s'])} of {fmt(res['rooms_playing'] * res['rate'], 0)}",
@@ -141,9 +156,17 @@ def table(rows: list[dict[str, Any]]) -> str:
                  fmt(res["errors"], 0), fmt(res["disconnects"], 0),
                  "/".join(fmt(per[p], 3) for p in ("app", "nginx", "redis", "postgres")),
                  fmt(per["total"], 3),
-                 fmt(per["total"] / single, 2) if single else "-",
-                 fmt(without_postgres(per) / bare, 2) if bare else "-", fmt(row["cores"], 2)]
+                 fmt(ratio[0], 2) if ratio else "-", fmt(ratio[1], 2) if ratio else "-",
+                 fmt(row["cores"], 2)]
         lines.append("  ".join(c.ljust(w) for c, (_n, w) in zip(cells, COLUMNS, strict=True)))
+    by_count: dict[int, list[float]] = {}
+    for row, ratio in zip(rows, ratios(rows), strict=True):
+        if ratio is not None and row["processes"] != 1:
+            by_count.setdefault(row["processes"], []).append(ratio[1])
+    for count, found in sorted(by_count.items()):
+        lines.append(f"{count} processes over 1, without PostgreSQL: median "
+                     f"{statistics.median(found):.2f} of {len(found)} "
+                     f"({', '.join(f'{r:.2f}' for r in found)})")
     return "\n".join(lines)
 
 
@@ -171,8 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"start: {uptime()}", flush=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="yanniv-dist-") as tmp:
-        for count in (int(c) for c in args.processes.split(",")):
-            row = one_count(count, args, Path(tmp), postgres)
+        for index, count in enumerate(int(c) for c in args.processes.split(",")):
+            row = one_count(index, count, args, Path(tmp), postgres)
             rows.append(row)
             res = row["result"]
             print(f"  {count} process(es): {res['actions_per_s']} actions/s, p99 actor "
