@@ -32,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,7 @@ def one_count(index: int, count: int, args: argparse.Namespace, workdir: Path,
 
         def on_event(event: str) -> None:
             marks[event] = sample(parts, postgres, name)
+            marks[event]["_each"] = [process_figures(s) for s in servers]  # type: ignore[assignment]
 
         front = type(servers[0])("nginx", int(base.rsplit(":", 1)[1]), servers[0].proc,
                                  servers[0].log)
@@ -117,8 +119,29 @@ def one_count(index: int, count: int, args: argparse.Namespace, workdir: Path,
     cpu["postgres"] = sum(v - begun.get(pid, 0.0) for pid, v in end["_backends"].items())
     per_action = {part: value / acked * 1000 for part, value in cpu.items()}
     per_action["total"] = sum(per_action.values())
+    each = [{key: after[key] - before.get(key, 0.0) if key != "rooms" else after[key]
+             for key in after}
+            for before, after in zip(start["_each"], end["_each"], strict=True)]
     return {"processes": count, "result": result, "cpu_s": cpu, "ms_per_action": per_action,
-            "cores": sum(cpu.values()) / result["window_s"]}
+            "cores": sum(cpu.values()) / result["window_s"], "each": each}
+
+
+def process_figures(server: Any) -> dict[str, float]:
+    """One app process's CPU seconds so far and, from its /metrics, its rooms and the group
+    commit's batches and actions so far (to see how the load and the batches split)."""
+    figures = {"cpu_s": 0.0, "rooms": 0.0, "batches": 0.0, "writes": 0.0}
+    with contextlib.suppress(OSError, ValueError):
+        figures["cpu_s"] = cpu_seconds(server.pid)
+    names = {"yanniv_rooms": "rooms", "yanniv_action_write_batches_total": "batches",
+             "yanniv_action_writes_total": "writes"}
+    with contextlib.suppress(Exception), \
+            urllib.request.urlopen(f"{server.base}/metrics", timeout=5) as answer:
+        for line in answer.read().decode().splitlines():
+            name, _, value = line.rpartition(" ")
+            key = names.get(name.split("{", 1)[0])
+            if key is not None and not line.startswith("#"):
+                figures[key] += float(value)
+    return figures
 
 
 COLUMNS = [("procs", 6), ("act/s of", 15), ("actor ms p50/90/99/max", 26),
@@ -159,6 +182,11 @@ def table(rows: list[dict[str, Any]]) -> str:
                  fmt(ratio[0], 2) if ratio else "-", fmt(ratio[1], 2) if ratio else "-",
                  fmt(row["cores"], 2)]
         lines.append("  ".join(c.ljust(w) for c, (_n, w) in zip(cells, COLUMNS, strict=True)))
+    for row in rows:
+        parts = [f"{e['rooms']:.0f} rooms, {e['cpu_s']:.1f} s CPU, "
+                 f"{e['writes'] / e['batches'] if e['batches'] else 0:.2f} actions a batch"
+                 for e in row.get("each", [])]
+        lines.append(f"  {row['processes']} process(es): " + "; ".join(parts))
     by_count: dict[int, list[float]] = {}
     for row, ratio in zip(rows, ratios(rows), strict=True):
         if ratio is not None and row["processes"] != 1:
