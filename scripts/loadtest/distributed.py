@@ -171,7 +171,8 @@ def ratios(rows: list[dict[str, Any]]) -> list[tuple[float, float] | None]:
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = ["  ".join(name.ljust(width) for name, width in COLUMNS)]
-    for row, ratio in zip(rows, ratios(rows), strict=True):
+    found_ratios = ratios(rows)
+    for row, ratio in zip(rows, found_ratios, strict=True):
         res, per = row["result"], row["ms_per_action"]
         cells = [str(row["processes"]),
                  f"{fmt(res['actions_per_s'])} of {fmt(res['rooms_playing'] * res['rate'], 0)}",
@@ -188,7 +189,7 @@ def table(rows: list[dict[str, Any]]) -> str:
                  for e in row.get("each", [])]
         lines.append(f"  {row['processes']} process(es): " + "; ".join(parts))
     by_count: dict[int, list[float]] = {}
-    for row, ratio in zip(rows, ratios(rows), strict=True):
+    for row, ratio in zip(rows, found_ratios, strict=True):
         if ratio is not None and row["processes"] != 1:
             by_count.setdefault(row["processes"], []).append(ratio[1])
     for count, found in sorted(by_count.items()):

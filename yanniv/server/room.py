@@ -66,8 +66,8 @@ class LiveMatch:
         The dict's own insertion order says which is oldest: no queue per seat beside it
         (an empty deque is ~0.6 KB, four per room)."""
         seen = self.seen
-        prefix = f"{seat}:"
-        seen[prefix + client_id] = version.to_bytes(8, "big") + fingerprint
+        seen[_seen_key(seat, client_id)] = version.to_bytes(8, "big") + fingerprint
+        prefix = _seen_key(seat, "")
         mine = [key for key in seen if key.startswith(prefix)]
         if len(mine) > SEEN_IDS:
             del seen[mine[0]]
@@ -75,8 +75,14 @@ class LiveMatch:
     def acknowledgement(self, seat: int, client_id: str) -> tuple[int, bytes] | None:
         """The version acknowledged for this seat's `client_id` and the fingerprint of what
         was sent under it, or None if that id is not (or no longer) remembered."""
-        found = self.seen.get(f"{seat}:{client_id}")
+        found = self.seen.get(_seen_key(seat, client_id))
         return None if found is None else (int.from_bytes(found[:8], "big"), found[8:])
+
+
+def _seen_key(seat: int, client_id: str) -> str:
+    """A retry id's key: digits, a colon, the id (the first colon ends the seat, so the
+    same id at two seats gives two keys; an empty id gives the seat's prefix)."""
+    return f"{seat}:{client_id}"
 
 
 def action_fingerprint(version: int, wire: dict[str, Any]) -> bytes:
