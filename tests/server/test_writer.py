@@ -66,11 +66,13 @@ def store_cls(request: pytest.FixtureRequest) -> type[FakeStore]:
     return request.param  # type: ignore[no-any-return]
 
 
-def _run(tmp_path: Path, writes: list[ActionWrite], store_cls: type[FakeStore]
+def _run(tmp_path: Path, writes: list[ActionWrite], store_cls: type[FakeStore],
+         window: float = 0.0, spacing: float = 0.0
          ) -> tuple[FakeStore, ActionWriter, dict[int, Any]]:
+    """Every write appended at once, or `spacing` seconds after the one before."""
     db = Database(f"sqlite:///{tmp_path / 'w.sqlite3'}")
     store = store_cls()
-    writer = ActionWriter(db, store)  # type: ignore[arg-type]
+    writer = ActionWriter(db, store, window)  # type: ignore[arg-type]
     outcome: dict[int, Any] = {}
 
     async def one(write: ActionWrite) -> None:
@@ -82,8 +84,12 @@ def _run(tmp_path: Path, writes: list[ActionWrite], store_cls: type[FakeStore]
         # Returned: its transaction must already be committed.
         outcome[write.action["step"]] = write.action["step"] in store.committed
 
+    async def later(n: int, write: ActionWrite) -> None:
+        await asyncio.sleep(n * spacing)
+        await one(write)
+
     async def main() -> None:
-        await asyncio.gather(*(one(w) for w in writes))
+        await asyncio.gather(*(later(n, w) for n, w in enumerate(writes)))
 
     try:
         run_fresh(main)
@@ -99,6 +105,23 @@ def test_actions_arriving_together_share_transactions(tmp_path: Path,
     assert sorted(s for t in store.transactions for s in t) == list(range(60))
     assert writer.actions == 60
     assert writer.batches == len(store.transactions) < 60
+
+
+@pytest.mark.parametrize("window", [0.0, 0.2])
+def test_a_window_gathers_the_actions_that_arrive_during_it(tmp_path: Path,
+        store_cls: type[FakeStore], window: float) -> None:
+    """Five actions 5 ms apart: without a window the first is written alone (the others
+    arrive during its 20 ms write and form the next batch); with a window longer than their
+    spread they share one transaction. Each returns only once committed, either way."""
+    store, writer, outcome = _run(tmp_path, [_write(n) for n in range(5)], store_cls,
+                                  window=window, spacing=0.005)
+    assert outcome == {n: True for n in range(5)}
+    if window:
+        assert store.transactions == [[0, 1, 2, 3, 4]]
+    else:
+        assert store.transactions[0] == [0]
+        assert len(store.transactions) >= 2
+    assert writer.actions == 5
 
 
 def test_a_bad_row_fails_only_its_own_action(tmp_path: Path,

@@ -43,7 +43,7 @@ class Play:
         self.store = store
         self.rooms = rooms
         self.settings = settings
-        self.writer = ActionWriter(db, store)
+        self.writer = ActionWriter(db, store, settings.group_commit_window)
         self.timers = Timers(self._on_deadline)
         self.bot_turns = BotTurns(self._bot_play, settings.bot_delay_scale)
 

@@ -22,6 +22,11 @@ class Settings(BaseSettings):
     )
     #: Threads running blocking database calls (SQLite always uses one writer thread).
     db_threads: int = 4
+    #: Seconds the group commit of actions waits after the first action of a batch before
+    #: writing it, so that actions of other rooms arriving meanwhile share its transaction
+    #: (`writer.ActionWriter`); 0 writes the first at once. Every action waits up to this
+    #: long more before its `ack`.
+    group_commit_window: float = 0.003
     #: Multiplies every timer deadline; tests use a small value to expire timers quickly.
     timer_scale: float = 1.0
     #: Largest WebSocket message accepted from a client, in bytes: a bigger one (up to

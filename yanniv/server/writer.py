@@ -36,9 +36,11 @@ MAX_BATCH = 1000
 class ActionWriter:
     """Batches `RoomStore.append_actions` calls, one batch in flight at a time."""
 
-    def __init__(self, db: Database, store: RoomStore) -> None:
+    def __init__(self, db: Database, store: RoomStore, window: float = 0.0) -> None:
         self.db = db
         self.store = store
+        #: Seconds a batch waits for more actions after its first (`Settings.group_commit_window`).
+        self.window = window
         self._queue: list[tuple[ActionWrite, asyncio.Future[None]]] = []
         self._draining = False
         #: Batches and actions written (for the load harness and metrics).
@@ -58,6 +60,8 @@ class ActionWriter:
 
     async def _drain(self) -> None:
         try:
+            if self.window > 0:
+                await asyncio.sleep(self.window)
             while self._queue:
                 batch = self._queue[:MAX_BATCH]
                 del self._queue[:MAX_BATCH]
