@@ -3,13 +3,13 @@
 Sending never blocks the room: messages are queued and drained into the socket, so a slow
 client only delays itself, and one that falls too far behind is closed.
 
-The queue is a plain list and the writer a task that sleeps on one bare future while the list
-is empty: no `asyncio.Queue` (four deques and an event, ~3 KB a socket). A message for an idle
-socket does not even wake it: the send is started on the caller's stack, and an ASGI server's
-send that needs no waiting (uvicorn's, while the transport takes more) finishes there, so a
-broadcast to four sockets costs no task switch. Only a send that must wait (the client reads
-slowly: the transport paused) is handed to the writer task, which finishes it before anything
-queued after it (`_Resume`); the queue's bound then applies as before.
+The queue is a plain list, and a socket has no writer task while nothing waits: a message for
+an idle socket is sent on the caller's stack (an ASGI server's send that needs no waiting,
+uvicorn's while the transport takes more, finishes there), so a broadcast to four sockets costs
+no task switch, and an idle socket holds no task, coroutine frame or future (~1 KB each). Only
+a send that must wait (the client reads slowly: the transport paused), or a close, starts a
+writer task; it finishes that send before anything queued after it (`_Resume`), drains the
+queue, and ends when the queue is empty. The queue's bound applies meanwhile.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class _Close:
 class Connection:
     """A socket bound to a seat (None: a spectator)."""
 
-    __slots__ = ("_pending", "_resume", "_wake", "closing", "queue_limit", "seat", "ws")
+    __slots__ = ("_pending", "_resume", "_writer", "closing", "queue_limit", "seat", "ws")
 
     def __init__(self, ws: WebSocket, seat: Seat | None, queue_limit: int) -> None:
         self.ws = ws
@@ -54,8 +54,8 @@ class Connection:
         self.queue_limit = queue_limit
         #: Messages not yet handed to the socket, oldest first (a close last).
         self._pending: list[str | _Close] = []
-        #: What the writer awaits while `_pending` is empty (None while it is sending).
-        self._wake: asyncio.Future[None] | None = None
+        #: The writer task while one is needed (a send that waits, a queue, a close).
+        self._writer: asyncio.Task[None] | None = None
         #: A send started by `_queue` that had to wait: the writer finishes it first.
         self._resume: _Resume | None = None
         self.closing = False
@@ -98,15 +98,15 @@ class Connection:
             self._queue(_Close(code))
 
     def _queue(self, item: str | _Close) -> None:
-        if type(item) is str and self._wake is not None and not self._pending:
-            # The writer sleeps on an empty queue: send on this stack.
+        if type(item) is str and self._writer is None and not self._pending:
+            # Nothing waits: send on this stack.
             self._send_now(item)
             return
         self._pending.append(item)
-        self._wake_writer()
+        self._start_writer()
 
     def _send_now(self, text: str) -> None:
-        """Start sending `text`; what must wait is left to the writer, as a failure is."""
+        """Start sending `text`; what must wait is left to a writer, as a failure is."""
         coro = self.ws.send_text(text)
         try:
             waiting = coro.send(None)
@@ -118,51 +118,59 @@ class Connection:
             self._pending.append(_Close(1000))
         else:
             self._resume = _Resume(coro, waiting)
-        self._wake_writer()
+        self._start_writer()
 
-    def _wake_writer(self) -> None:
-        wake = self._wake
-        if wake is not None:
-            self._wake = None
-            if not wake.done():
-                wake.set_result(None)
+    def _start_writer(self) -> None:
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
 
-    async def write_loop(self) -> None:
-        """Drain the queue into the socket until a close is queued or a send fails (then the
-        socket is closed, which ends its reader)."""
+    async def finish(self, timeout: float) -> None:
+        """Close (after what is queued) and wait up to `timeout` for the close to go out; a
+        writer still stuck then is cancelled (the socket's handler is returning anyway)."""
+        self.close(1000)
+        writer = self._writer
+        if writer is None:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(writer), timeout)
+        writer.cancel()
+
+    async def _write(self) -> None:
+        """Finish a waiting send, then drain the queue into the socket; end once it is empty,
+        a close went out or a send failed (then the socket is closed, which ends its reader)."""
         pending = self._pending
-        loop = asyncio.get_running_loop()
-        while True:
-            resume = self._resume
-            if resume is not None:
-                self._resume = None
-                try:
-                    await resume
-                except Exception:
-                    self.closing = True
+        try:
+            while True:
+                resume = self._resume
+                if resume is not None:
+                    self._resume = None
+                    try:
+                        await resume
+                    except Exception:
+                        await self._failed()
+                        return
+                    continue
+                if not pending:
+                    return
+                item = pending.pop(0)
+                if isinstance(item, _Close):
                     pending.clear()
                     with contextlib.suppress(Exception):
-                        await self.ws.close(1000)
+                        await self.ws.close(item.code)
                     return
-                continue
-            if not pending:
-                self._wake = loop.create_future()
-                await self._wake
-                continue
-            item = pending.pop(0)
-            if isinstance(item, _Close):
-                pending.clear()
-                with contextlib.suppress(Exception):
-                    await self.ws.close(item.code)
-                return
-            try:
-                await self.ws.send_text(item)
-            except Exception:
-                self.closing = True
-                pending.clear()
-                with contextlib.suppress(Exception):
-                    await self.ws.close(1000)  # as when the handler returns
-                return
+                try:
+                    await self.ws.send_text(item)
+                except Exception:
+                    await self._failed()
+                    return
+        finally:
+            self._writer = None
+
+    async def _failed(self) -> None:
+        self.closing = True
+        self._pending.clear()
+        with contextlib.suppress(Exception):
+            await self.ws.close(1000)  # as when the handler returns
 
 
 class _Resume:

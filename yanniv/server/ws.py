@@ -6,8 +6,6 @@ to the room; a writer task drains the connection's queue. Errors go to this sock
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import re
 
@@ -114,7 +112,6 @@ async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
     """The admitted socket's life, from accept to its last message."""
     await ws.accept()
     conn = Connection(ws, seat, settings.send_queue_limit)
-    writer = asyncio.create_task(conn.write_loop())
     room.connections.add(conn)
     if seat is not None:
         seat.connections += 1
@@ -139,11 +136,7 @@ async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
             if seat.connections == 0 and seat in room.seats:
                 room.broadcast_presence()
                 rooms.watch_humans(room)
-        if not writer.done():
-            conn.close(1000)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 1.0)
-            writer.cancel()
+        await conn.finish(1.0)
 
 
 async def _read_loop(conn: Connection, room: Room, rooms: Rooms, settings: Settings) -> None:
