@@ -4,9 +4,9 @@ written go together in the next transaction.
 One action is one log row, one match deadline and one room version. Written one transaction
 each, the database thread spends its time in statement set-up and commits and the event loop in
 thread hand-offs; written together they cost one hand-off, three prepared `executemany` and one
-commit per batch (on PostgreSQL, one statement). Nothing waits on purpose: the first action
-goes at once, and the ones that arrive meanwhile form the next batch, so batches grow only when
-the writer is busy.
+commit per batch (on PostgreSQL, one statement). A batch waits `window` seconds after its
+first action (`Settings.group_commit_window`, 3 ms; 0: it goes at once), and the actions that
+arrive while a batch is being written form the next one, so batches grow with the load.
 
 Persist before acknowledging holds exactly as before: `append` returns only once the
 transaction holding that action has committed, and raises if it did not (the caller then

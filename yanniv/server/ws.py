@@ -1,7 +1,8 @@
 """The socket endpoint `/ws/{code}?token=...`: one seat's (or a spectator's) live connection.
 
 A reader loop validates each message (size, rate, JSON, pydantic model) and hands actions
-to the room; a writer task drains the connection's queue. Errors go to this socket only.
+to the room; sending is the connection's (`connections.Connection`: on the sender's stack, or
+by a writer task while a send waits). Errors go to this socket only.
 """
 
 from __future__ import annotations
