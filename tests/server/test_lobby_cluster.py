@@ -166,7 +166,9 @@ def test_a_dead_process_s_sockets_are_given_back(app_factory: Callable[..., Fast
         while _refused(b, f"/ws/{other['code']}") is not None:
             assert time.monotonic() < deadline, "A's places never came back"
             time.sleep(0.2)
-        assert time.monotonic() - deadline + 5.0 > 0.5  # not at once: after A's heartbeat ran out
+        # Not at once: after A's heartbeat ran out (a 1 s lease, beaten every 0.2 s; a loaded
+        # machine may have run A's last beat late, so less than 0.8 s may be left of it).
+        assert time.monotonic() - deadline + 5.0 > 0.2
 
 
 async def _cancel(counts: Any) -> None:
