@@ -7,7 +7,9 @@ The same routes and frames as `peer.mjs` (its docstring says which): for one act
 to the sender and one `state` per seat, padded to the sizes a real Yanniv run recorded. uvicorn
 runs it as `yanniv serve` runs the app (`yanniv.app.server_config`): the same socket limits and
 heartbeat (`ws_limits` of the default settings), no proxy headers, log level `info`; uvicorn's
-`auto` choices (uvloop, httptools, websockets) are the same as the server's on this machine.
+`auto` choices (uvloop, httptools) are the same as the server's on this machine. Its WebSocket
+protocol is uvicorn's own sans-I/O one (`websockets-sansio`), the one Yanniv's
+`socket_protocol.SocketProtocol` extends: the peer sends through the plain ASGI path.
 """
 
 from __future__ import annotations
@@ -217,8 +219,9 @@ def main() -> None:
     with open(args.sizes, "rb") as handle:
         samples = orjson.loads(handle.read())
     # As `yanniv.app.server_config` configures uvicorn for `yanniv serve`.
+    limits = {**ws_limits(Settings()), "ws": "websockets-sansio"}
     config = uvicorn.Config(make_app(samples), host=args.host, port=args.port,
-                            **ws_limits(Settings()), proxy_headers=False, log_level="info")
+                            **limits, proxy_headers=False, log_level="info")
     uvicorn.Server(config).run()
 
 

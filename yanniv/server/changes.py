@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from yanniv.db.session import Database
 from yanniv.engine.events import Event
+from yanniv.server.connections import Connection
 from yanniv.server.errors import game_error
 from yanniv.server.leases import LeaseLost
 from yanniv.server.room import Room
@@ -53,7 +54,7 @@ async def change_room(
     *,
     what: str,
     events: tuple[Event, ...] | list[Event] = (),
-    ack: Callable[[], None] | None = None,
+    ack: Callable[[], tuple[Connection, bytes]] | None = None,
     announce: bool = True,
     write_async: Callable[[dict[str, Any]], Awaitable[T]] | None = None,
     lost: Callable[[Room], None] | None = None,
@@ -69,9 +70,9 @@ async def change_room(
        refused for a lost lease, `lost(room)` drops the room and `room_moved` is raised;
     3. memory takes the new version, status and host, then `commit(result)` changes the rest
        (seats, settings, match, timers) — no await in between, so nobody sees half of it;
-    4. `ack` answers the client that asked (before the others, so its `ack` precedes its
-       `state`), then every connection gets the new state with `events` (unless `announce`
-       is False: a closed room has nobody left to tell).
+    4. `ack` names the client that asked and its answer, which goes first (its `ack`
+       precedes its `state`, in one write), then every connection gets the new state with
+       `events` (unless `announce` is False: a closed room has nobody left to tell).
     """
     snapshot = next_row(room, **row)
     try:
@@ -94,8 +95,9 @@ async def change_room(
     room.status = snapshot["status"]
     room.host_seat = snapshot["host_seat"]
     commit(result)
-    if ack is not None:
-        ack()
+    lead = None if ack is None else ack()
     if announce:
-        room.broadcast(events)
+        room.broadcast(events, lead)
+    elif lead is not None:
+        lead[0].send(lead[1])
     return result

@@ -10,17 +10,24 @@ no task switch, and an idle socket holds no task, coroutine frame or future (~1 
 a send that must wait (the client reads slowly: the transport paused), or a close, starts a
 writer task; it finishes that send before anything queued after it (`_Resume`), drains the
 queue, and ends when the queue is empty. The queue's bound applies meanwhile.
+
+A message is text, as `str` or as its UTF-8 bytes (orjson's, from the hot path). Under
+`yanniv serve` a socket offers a direct frame write (`socket_protocol.WRITE_TEXT`), which
+takes those bytes as they are; elsewhere (tests' clients, another ASGI server) a message goes
+through Starlette's `send_text`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Coroutine, Generator
+from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
+
+from yanniv.server.socket_protocol import WRITE_TEXT
 
 if TYPE_CHECKING:
     from yanniv.server.seat import Seat
@@ -46,14 +53,18 @@ class _Close:
 class Connection:
     """A socket bound to a seat (None: a spectator)."""
 
-    __slots__ = ("_pending", "_resume", "_writer", "closing", "queue_limit", "seat", "ws")
+    __slots__ = ("_pending", "_resume", "_write_text", "_writer", "closing", "queue_limit",
+                 "seat", "ws")
 
     def __init__(self, ws: WebSocket, seat: Seat | None, queue_limit: int) -> None:
         self.ws = ws
         self.seat = seat
         self.queue_limit = queue_limit
+        #: The socket's direct frame write, if its server offers one (`socket_protocol`).
+        self._write_text: Callable[..., bool] | None = (
+            ws.scope.get("extensions") or {}).get(WRITE_TEXT)
         #: Messages not yet handed to the socket, oldest first (a close last).
-        self._pending: list[str | _Close] = []
+        self._pending: list[str | bytes | _Close] = []
         #: The writer task while one is needed (a send that waits, a queue, a close).
         self._writer: asyncio.Task[None] | None = None
         #: A send started by `_queue` that had to wait: the writer finishes it first.
@@ -64,7 +75,7 @@ class Connection:
     def seat_index(self) -> int | None:
         return None if self.seat is None else self.seat.seat
 
-    def send(self, text: str) -> None:
+    def send(self, text: str | bytes) -> None:
         """Queue a message; a client too far behind is disconnected instead."""
         if self.closing:
             return
@@ -78,6 +89,16 @@ class Connection:
             asyncio.get_running_loop().call_later(SLOW_ABORT_SECONDS, self._abort_if_stuck)
             return
         self._queue(text)
+
+    def send_both(self, first: str | bytes, second: str | bytes) -> None:
+        """`send(first)` then `send(second)`, in one write to the socket when it takes them
+        at once (an action's `ack` and its new state)."""
+        write = self._write_text
+        if (write is not None and self._writer is None and not self._pending
+                and not self.closing and write(_utf8(first), _utf8(second))):
+            return
+        self.send(first)
+        self.send(second)
 
     def _abort_if_stuck(self) -> None:
         """The slow client's close has not gone out: its sends still wait for a peer that
@@ -97,17 +118,21 @@ class Connection:
             self.closing = True
             self._queue(_Close(code))
 
-    def _queue(self, item: str | _Close) -> None:
-        if type(item) is str and self._writer is None and not self._pending:
+    def _queue(self, item: str | bytes | _Close) -> None:
+        if not isinstance(item, _Close) and self._writer is None and not self._pending:
             # Nothing waits: send on this stack.
             self._send_now(item)
             return
         self._pending.append(item)
         self._start_writer()
 
-    def _send_now(self, text: str) -> None:
-        """Start sending `text`; what must wait is left to a writer, as a failure is."""
-        coro = self.ws.send_text(text)
+    def _send_now(self, text: str | bytes) -> None:
+        """Send `text` directly if the socket can take it now, else start sending it the ASGI
+        way; what must wait is left to a writer, as a failure is."""
+        write = self._write_text
+        if write is not None and write(_utf8(text)):
+            return
+        coro = self.ws.send_text(text if isinstance(text, str) else text.decode())
         try:
             waiting = coro.send(None)
         except StopIteration:
@@ -158,8 +183,11 @@ class Connection:
                     with contextlib.suppress(Exception):
                         await self.ws.close(item.code)
                     return
+                write = self._write_text
+                if write is not None and write(_utf8(item)):
+                    continue
                 try:
-                    await self.ws.send_text(item)
+                    await self.ws.send_text(item if isinstance(item, str) else item.decode())
                 except Exception:
                     await self._failed()
                     return
@@ -205,3 +233,7 @@ def _error_text(code: str, message: str, message_en: str) -> str:
     from yanniv.server.protocol import ErrorOut, outgoing
 
     return outgoing(ErrorOut, id=None, code=code, message=message, message_en=message_en)
+
+
+def _utf8(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode()

@@ -22,7 +22,7 @@ from yanniv.server.changes import change_room, utcnow
 from yanniv.server.connections import Connection
 from yanniv.server.errors import GameError, game_error, wire_detail
 from yanniv.server.metrics import Metrics
-from yanniv.server.protocol import AckOut, outgoing
+from yanniv.server.protocol import AckOut, outgoing_bytes
 from yanniv.server.results import finished_match
 from yanniv.server.room import LiveMatch, Room, Seat, action_fingerprint
 from yanniv.server.settings import Settings
@@ -95,7 +95,7 @@ class Play:
                 acked, fingerprint = seen
                 if _fingerprint(room.game, version, action_data) != fingerprint:
                     raise game_error("duplicate_id")  # another action under a used id
-                reply.send(outgoing(AckOut, id=client_id, version=acked))  # a retry
+                reply.send(outgoing_bytes(AckOut, id=client_id, version=acked))  # a retry
                 return
             if room.status != "playing" or match is None:
                 raise game_error("not_playing")
@@ -115,13 +115,13 @@ class Play:
             await self.commit_action(
                 room, match, new_state, events, decoded.action, seat.seat, client_id,
                 stored=decoded.data,
-                ack=lambda: reply.send(outgoing(AckOut, id=client_id, version=room.version)),
+                ack=lambda: (reply, outgoing_bytes(AckOut, id=client_id, version=room.version)),
             )
 
     async def commit_action(self, room: Room, match: LiveMatch, new_state: Any,
                             events: tuple[Any, ...], action: Any, seat: int,
                             client_id: str | None, by_timer: bool | None = None,
-                            ack: Callable[[], None] | None = None,
+                            ack: Callable[[], tuple[Connection, bytes]] | None = None,
                             stored: dict[str, Any] | None = None) -> None:
         """Log the action (and the end of the match), then make it the live state and
         broadcast it. `client_id` is None for the timer and for bots (`by_timer` tells them

@@ -230,3 +230,9 @@ _TYPE_TAGS: dict[type[BaseModel], str] = {
 def outgoing(model: type[BaseModel], **fields: Any) -> str:
     """JSON text of a server → client message of `model`'s shape (its `type` tag added)."""
     return orjson.dumps({"type": _TYPE_TAGS[model], **fields}).decode()
+
+
+def outgoing_bytes(model: type[BaseModel], **fields: Any) -> bytes:
+    """`outgoing` as UTF-8 bytes, for the hot path: a socket's direct frame write takes them
+    as they are (`connections.Connection`), with no decode and encode again."""
+    return orjson.dumps({"type": _TYPE_TAGS[model], **fields})

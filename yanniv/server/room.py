@@ -20,7 +20,13 @@ import orjson
 from yanniv.engine.events import Event
 from yanniv.games import DEFAULT_GAME, Game, get_game
 from yanniv.server.connections import Connection
-from yanniv.server.protocol import JournalOut, PresenceOut, RoomSettings, StateOut, outgoing
+from yanniv.server.protocol import (
+    JournalOut,
+    PresenceOut,
+    RoomSettings,
+    StateOut,
+    outgoing_bytes,
+)
 from yanniv.server.seat import Seat
 from yanniv.server.tokens import hash_token, same_hash
 
@@ -189,7 +195,7 @@ class Room:
         }
 
     def state_text(self, seat: int | None, events: tuple[Event, ...] | list[Event],
-                   summary: dict[str, Any] | None = None) -> str:
+                   summary: dict[str, Any] | None = None) -> bytes:
         """The `state` message for one seat (or a spectator): its own view, redacted events.
         `summary` is the room summary without `your_seat`, when the caller already has it."""
         view_data = None
@@ -203,34 +209,43 @@ class Room:
             events_data = game.encode_events(events, seat)
             deadline = self.match.deadline_ms
         room = self.summary(seat) if summary is None else {**summary, "your_seat": seat}
-        return outgoing(StateOut, version=self.version, room=room, view=view_data,
+        return outgoing_bytes(StateOut, version=self.version, room=room, view=view_data,
                         events=events_data, deadline=deadline)
 
-    def journal_text(self, seat: int | None) -> str | None:
+    def journal_text(self, seat: int | None) -> bytes | None:
         """The `journal` message for one seat (or a spectator), None while no match exists."""
         if self.match is None:
             return None
-        return outgoing(JournalOut, version=self.version,
+        return outgoing_bytes(JournalOut, version=self.version,
                         events=self.game.encode_events(self.match.journal, seat))
 
-    def broadcast(self, events: tuple[Event, ...] | list[Event] = ()) -> None:
+    def broadcast(self, events: tuple[Event, ...] | list[Event] = (),
+                  lead: tuple[Connection, bytes] | None = None) -> None:
         """Queue the new state to every connection, serialized once per seat. The events are
-        the match's journal too: what was broadcast is what a reconnecting socket reads."""
+        the match's journal too: what was broadcast is what a reconnecting socket reads.
+        `lead`: a connection and a message it gets first (an `ack`), in the same write as
+        its state."""
         if events and self.match is not None:
             self.match.remember(events)
-        texts: dict[int | None, str] = {}
+        first, answer = lead if lead is not None else (None, b"")
+        if first is not None and first not in self.connections:
+            first.send(answer)
+        texts: dict[int | None, bytes] = {}
         summary = self.summary(None)
         for conn in list(self.connections):
             key = conn.seat_index
             text = texts.get(key)
             if text is None:
                 text = texts[key] = self.state_text(key, events, summary)
-            conn.send(text)
+            if conn is first:
+                conn.send_both(answer, text)
+            else:
+                conn.send(text)
         if self.watcher is not None:
             self.watcher(self)
 
     def broadcast_presence(self) -> None:
-        text = outgoing(
+        text = outgoing_bytes(
             PresenceOut,
             version=self.version,
             seats=[{"seat": s.seat, "connected": s.connections > 0 or s.is_bot}

@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     #: doubles) and costs CPU on every frame; measured with `scripts/loadtest/ramp.py
     #: --deflate` (docs/OPERATIONS.md).
     ws_per_message_deflate: bool = False
+    #: The WebSocket protocol under uvicorn: "yanniv" (`socket_protocol.SocketProtocol`:
+    #: uvicorn's sans-I/O one with a direct frame write), or one of uvicorn's own (its `ws`
+    #: option), for comparison (docs/OPERATIONS.md).
+    ws_protocol: Literal["yanniv", "websockets-sansio", "websockets", "wsproto"] = "yanniv"
     #: Largest HTTP request body accepted by the room API, in bytes.
     max_body_bytes: int = 16384
     #: Flood protection per socket: sustained messages per second, and the burst allowed.
