@@ -33,6 +33,7 @@ from yanniv.server.protocol import (
     ErrorOut,
     PongOut,
     outgoing,
+    plain_action,
 )
 from yanniv.server.ratelimit import SocketCaps, TokenBucket, WrongCodeLimiter, refuse_lookup
 from yanniv.server.room import Room, Seat
@@ -174,22 +175,26 @@ async def _handle(conn: Connection, room: Room, rooms: Rooms, raw: str | bytes) 
         shown = orjson.dumps(kind).decode()[:40]  # as JSON: `null`, not Python's `None`
         conn.send(error_text(game_error("unknown_type", shown), message_id))
         return
-    try:
-        parsed = CLIENT_MESSAGE.validate_python(data)
-    except ValidationError as exc:
-        french, english = validation_detail(exc.errors(), 1, WHOLE_MESSAGE)
-        conn.send(error_text(game_error("bad_message", french, english), message_id))
-        return
-    if not isinstance(parsed, ActionIn):
-        conn.send(PONG)
-        return
+    plain = plain_action(data)
+    if plain is None:
+        try:
+            parsed = CLIENT_MESSAGE.validate_python(data)
+        except ValidationError as exc:
+            french, english = validation_detail(exc.errors(), 1, WHOLE_MESSAGE)
+            conn.send(error_text(game_error("bad_message", french, english), message_id))
+            return
+        if not isinstance(parsed, ActionIn):
+            conn.send(PONG)
+            return
+        plain = parsed.id, parsed.version, parsed.action
+    action_id, version, action = plain
     if conn.seat is None:
-        conn.send(error_text(game_error("spectator"), parsed.id))
+        conn.send(error_text(game_error("spectator"), action_id))
         return
     try:
-        await rooms.act(room, conn.seat, parsed.id, parsed.version, parsed.action, conn)
+        await rooms.act(room, conn.seat, action_id, version, action, conn)
     except GameError as error:
-        conn.send(error_text(error, parsed.id))
+        conn.send(error_text(error, action_id))
     except Exception:  # a bug must cost one refused action, not the connection
         log.exception("room %s: action failed", room.code)
-        conn.send(error_text(game_error("server_error"), parsed.id))
+        conn.send(error_text(game_error("server_error"), action_id))
