@@ -229,3 +229,60 @@ def test_the_heartbeat_pings_and_closes_a_socket_without_pong() -> None:
         await _settle()
 
     run_fresh(scenario)
+
+
+def test_frames_whole_or_not_reach_the_app_as_the_client_sent_them() -> None:
+    """Whole frames alone in a read take the protocol's own path, the rest (several frames
+    in one read, a frame in two reads, fragments, a long one) the `websockets` parser: the
+    app reads every message, in order, and pongs are heard either way."""
+    async def scenario() -> None:
+        received: list[str] = []
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            await receive()
+            await send({"type": "websocket.accept"})
+            while True:
+                message = await receive()
+                if message["type"] != "websocket.receive":
+                    return
+                received.append(message["text"])
+
+        proto, transport, client = _served(app, ws_max_queue=100, ws_ping_interval=5.0)
+        await _settle()
+        client.read(b"".join(transport.writes))
+        parsed: list[int] = []
+        library = proto.conn.receive_data
+        proto.conn.receive_data = lambda data: parsed.append(len(data)) or library(data)
+        expected = []
+        for n, text in enumerate(["a", "é" * 40, "x" * 125, "y" * 126, "z" * 3000,
+                                  "w" * 70000]):
+            proto.data_received(client.text(text))
+            expected.append(text)
+            await _settle()
+            assert received == expected, n
+        assert len(parsed) == 1  # the 70,000 bytes one only: 8 bytes of length
+        both = client.text("one") + client.text("two")
+        proto.data_received(both)
+        halves = client.text("three" * 10)
+        proto.data_received(halves[:5])
+        proto.data_received(halves[5:])
+        client.proto.send_text(b"fo", fin=False)
+        client.proto.send_continuation(b"ur", fin=True)
+        proto.data_received(client.out())
+        await _settle()
+        assert received[len(expected):] == ["one", "two", "three" * 10, "four"]
+        for pong in (client_pong(client), client_pong(client)[:3]):
+            proto.awaiting_pong = True
+            proto.data_received(pong)
+            if len(pong) > 3:
+                assert not proto.awaiting_pong
+        assert proto.awaiting_pong  # a part of a pong is not one
+        proto.connection_lost(None)
+        await _settle()
+
+    run_fresh(scenario)
+
+
+def client_pong(client: Client) -> bytes:
+    client.proto.send_pong(b"")
+    return client.out()

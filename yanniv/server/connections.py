@@ -77,6 +77,10 @@ class Connection:
 
     def send(self, text: str | bytes) -> None:
         """Queue a message; a client too far behind is disconnected instead."""
+        write = self._write_text
+        if (write is not None and self._writer is None and not self._pending
+                and not self.closing and write(_utf8(text))):
+            return  # the common case: written at once
         if self.closing:
             return
         if len(self._pending) >= self.queue_limit:
