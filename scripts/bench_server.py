@@ -58,6 +58,10 @@ class FakeSocket:
         self.sent += 1
         self.last = text
 
+    def send_both(self, first: str, second: str) -> None:
+        self.send(first)
+        self.send(second)
+
     def close(self, code: int) -> None:
         pass
 
