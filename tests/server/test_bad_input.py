@@ -151,8 +151,8 @@ def test_failed_commit_is_never_acknowledged(client: TestClient, table_cls: Any,
     """The action's statements run but its transaction's COMMIT fails: the sender gets
     `server_error` and no `ack`, nobody gets a new state, the log holds no row for it, and
     the match goes on once the database is back. The group commit talks to the driver
-    directly (`action_sql.DriverConnection`), so its driver connection's `commit` is the one
-    made to fail; any write through SQLAlchemy fails its commit too."""
+    directly (`action_sql.DriverConnection`, `LoopSQLite`), so its driver connections'
+    `commit` is the one made to fail; any write through SQLAlchemy fails its commit too."""
     table = table_cls(client, 2)
     engine = client.app.state.db.engine
     failures: list[int] = []
@@ -188,11 +188,13 @@ def test_failed_commit_is_never_acknowledged(client: TestClient, table_cls: Any,
         rooms = client.app.state.rooms
         room = rooms.get(table.code)
         before, version, step = room.match.state, room.version, room.match.state.step
-        log_connection = rooms.store._log_connection
         event.listen(engine, "commit", failing_commit)
-        log_connection.close()
-        monkeypatch.setattr(log_connection, "connect",
-                            lambda: FailingCommit(engine.raw_connection()))
+        # The group commit's own connections: in the database thread, and on the loop.
+        for log_connection in (rooms.store._log_connection, rooms.store._here_connection):
+            if log_connection is not None:
+                log_connection.close()
+                monkeypatch.setattr(log_connection, "connect",
+                                    lambda: FailingCommit(engine.raw_connection()))
         try:
             actor.send({"type": "action", "id": "doomed", "version": state["version"],
                         "action": state["view"]["legal_actions"][0]})

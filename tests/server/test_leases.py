@@ -349,6 +349,12 @@ def test_the_fence_adds_no_statement_to_an_action(app_factory: Callable[..., Fas
         log_connection.close()
         monkeypatch.setattr(log_connection, "connect",
                             lambda: RecordingConnection(engine.raw_connection()))
+        here_connection = store._here_connection  # SQLite's, on the event loop
+        if here_connection is not None:
+            here_connection.close()
+            real_here = here_connection.connect
+            monkeypatch.setattr(here_connection, "connect",
+                                lambda: RecordingConnection(real_here()))
         loop_connection = store._loop_connection  # PostgreSQL's, on the event loop
         if loop_connection is not None:
             client.portal.call(loop_connection.close)

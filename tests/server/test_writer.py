@@ -14,6 +14,8 @@ import pytest
 
 from tests.fresh_loop import run_fresh
 from yanniv.db.session import Database
+from yanniv.server import writer as writer_module
+from yanniv.server.action_sql import Busy
 from yanniv.server.leases import LeaseLost
 from yanniv.server.store import ActionWrite
 from yanniv.server.writer import ActionWriter
@@ -22,8 +24,9 @@ from yanniv.server.writer import ActionWriter
 class FakeStore:
     """Records each transaction; commits after a pause (a slow disk); refuses bad rows."""
 
-    #: Written in a database thread, as on SQLite.
+    #: Written in a database thread, as on SQLite with `sqlite_group_commit_on_loop` off.
     writes_on_loop = False
+    writes_here = False
 
     def __init__(self) -> None:
         self.committed: set[int] = set()
@@ -56,12 +59,34 @@ class FakeLoopStore(FakeStore):
         return self._apply(writes)
 
 
+class FakeHereStore(FakeStore):
+    """Written on the loop, synchronously, as SQLite's store does; every other batch finds
+    the database locked (`Busy`) and goes to the thread."""
+
+    writes_here = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tries = 0
+        self.threads: set[str] = set()
+
+    def append_actions(self, writes: list[ActionWrite], here: bool = False) -> set[str]:
+        self.threads.add(threading.current_thread().name)
+        if not here:
+            return super().append_actions(writes)
+        self.tries += 1
+        if self.tries % 2:
+            raise Busy
+        return self._apply(writes)
+
+
 def _write(step: int, bad: bool = False, lost: bool = False) -> ActionWrite:
     return ActionWrite(room={"code": f"R{step}"}, match_id=step,
                        action={"step": step, "bad": bad, "lost": lost}, deadline_ms=None)
 
 
-@pytest.fixture(params=[FakeStore, FakeLoopStore], ids=["thread", "loop"])
+@pytest.fixture(params=[FakeStore, FakeLoopStore, FakeHereStore],
+                ids=["thread", "loop", "sqlite-loop"])
 def store_cls(request: pytest.FixtureRequest) -> type[FakeStore]:
     return request.param  # type: ignore[no-any-return]
 
@@ -144,3 +169,52 @@ def test_a_room_whose_lease_is_gone_fails_alone_in_a_written_batch(tmp_path: Pat
     assert 3 not in store.committed
     assert writer.actions == 19
     assert sum(len(t) for t in store.transactions) == 19  # nothing written twice
+
+
+def test_sqlite_batches_go_to_the_thread_only_when_the_database_is_locked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the loop unless locked (`Busy`: then the thread writes it), and a checkpoint in
+    the thread every `CHECKPOINT_BATCHES` batches written on the loop."""
+    monkeypatch.setattr(writer_module, "CHECKPOINT_BATCHES", 3)
+    checkpoints: list[str] = []
+    monkeypatch.setattr(FakeHereStore, "checkpoint",
+                        lambda self: checkpoints.append(threading.current_thread().name),
+                        raising=False)
+    store, writer, outcome = _run(tmp_path, [_write(n) for n in range(12)], FakeHereStore,
+                                  spacing=0.03)
+    assert outcome == {n: True for n in range(12)}
+    assert writer.busy == (store.tries + 1) // 2 > 0  # every other try found it locked
+    assert any(name.startswith("yanniv-db") for name in store.threads)  # the locked ones
+    assert any(not name.startswith("yanniv-db") for name in store.threads)  # the others
+    assert checkpoints and all(name.startswith("yanniv-db") for name in checkpoints)
+
+
+def test_the_loop_s_sqlite_connection_never_waits_for_a_lock(tmp_path: Path) -> None:
+    """A real SQLite file locked by another connection: the loop's connection raises `Busy`
+    at once (no busy timeout), keeps nothing half done, and writes once the lock is gone."""
+    import sqlite3
+
+    from sqlalchemy import create_engine
+
+    from yanniv.server.action_sql import DriverStatement, LoopSQLite
+
+    path = tmp_path / "locked.sqlite3"
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+        conn.exec_driver_sql("CREATE TABLE t (n INTEGER)")
+    insert = DriverStatement("INSERT INTO t (n) VALUES (?)", ("n",))
+    here = LoopSQLite(engine)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    with pytest.raises(Busy):
+        here.run([(insert, [{"n": 1}])], lambda _i, _rows: None)
+    assert time.monotonic() - started < 1.0
+    other.execute("COMMIT")
+    here.run([(insert, [{"n": 2}])], lambda _i, _rows: None)
+    assert [n for (n,) in other.execute("SELECT n FROM t")] == [2]
+    assert other.execute("PRAGMA wal_autocheckpoint").fetchone() == (1000,)  # its own only
+    here.close()
+    other.close()
+    engine.dispose()

@@ -15,6 +15,7 @@ rows read back exactly as the ORM's), or as they are for psycopg.
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -149,6 +150,37 @@ class DriverConnection:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             conn.close()
+
+
+class Busy(Exception):
+    """The database was locked by another writer: nothing was written (`LoopSQLite`)."""
+
+
+class LoopSQLite(DriverConnection):
+    """SQLite's group commit on the event loop: a driver connection of its own, out of the
+    pool, that never waits. Its busy timeout is 0: a batch that finds the database locked
+    (a write of the database thread's in progress, such as a finished match's record) raises
+    `Busy` at once, with nothing written, and is written by the thread instead. Its automatic
+    checkpoint is off: the database thread runs them (`RoomStore.checkpoint`), so that the
+    loop never copies the log into the database file and syncs it."""
+
+    def connect(self) -> Any:
+        conn = super().connect()
+        conn.detach()  # its pragmas are its own: never handed to anyone else
+        cursor = conn.cursor()
+        cursor.execute("PRAGMA busy_timeout=0")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
+        cursor.close()
+        return conn
+
+    def run(self, steps: Sequence[tuple[DriverStatement, Sequence[dict[str, Any]]]],
+            check: Callable[[int, int], None]) -> None:
+        try:
+            super().run(steps, check)
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise Busy from exc
+            raise
 
 
 class LoopConnection:

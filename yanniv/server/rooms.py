@@ -56,7 +56,8 @@ class Rooms:
         self.settings = settings
         self.leases = Leases(db.engine, process_id(), int(settings.lease_seconds * 1000),
                              settings.advertise_url.rstrip("/"))
-        self.store = RoomStore(db.sessions, self.leases)
+        self.store = RoomStore(db.sessions, self.leases,
+                               here=settings.sqlite_group_commit_on_loop)
         self.rooms: dict[str, Room] = {}
         #: This process's Prometheus metrics (`GET /metrics`).
         self.metrics = Metrics()

@@ -27,6 +27,10 @@ class Settings(BaseSettings):
     #: (`writer.ActionWriter`); 0 writes the first at once. Every action waits up to this
     #: long more before its `ack`.
     group_commit_window: float = 0.003
+    #: On SQLite, write the group commit's batches on the event loop, with a connection that
+    #: never waits for a lock (a locked database sends the batch to the database thread);
+    #: off: always in the thread (docs/OPERATIONS.md, « The write path »).
+    sqlite_group_commit_on_loop: bool = True
     #: Multiplies every timer deadline; tests use a small value to expire timers quickly.
     timer_scale: float = 1.0
     #: Largest WebSocket message accepted from a client, in bytes: a bigger one (up to

@@ -22,6 +22,7 @@ from yanniv.server.action_sql import (
     DriverConnection,
     DriverStatement,
     LoopConnection,
+    LoopSQLite,
     compile_statement,
     datetime_to_driver,
     json_text,
@@ -99,21 +100,25 @@ def _room_values(room: dict[str, Any]) -> dict[str, Any]:
 class RoomStore:
     """The server's tables, through one session factory; rooms written under `leases`."""
 
-    def __init__(self, sessions: sessionmaker[Session], leases: Leases) -> None:
+    def __init__(self, sessions: sessionmaker[Session], leases: Leases,
+                 here: bool = True) -> None:
         self.sessions = sessions
         self.engine: Engine = sessions.kw["bind"]
         self.leases = leases
         dialect = self.engine.dialect
         #: PostgreSQL writes a batch on the event loop in one statement
-        #: (`append_actions_on_loop`); other databases in a database thread, in one
-        #: transaction of three statements compiled here (`append_actions`).
+        #: (`append_actions_on_loop`); other databases in one transaction of three
+        #: statements compiled here (`append_actions`): SQLite on the event loop too when it
+        #: can (`writes_here`, `sqlite_group_commit_on_loop`), else in a database thread.
         self.writes_on_loop = dialect.name == "postgresql"
+        self.writes_here = dialect.name == "sqlite" and here
         self._room_version_sql: DriverStatement = compile_statement(_SET_ROOM_VERSION, dialect)
         self._insert_action_sql: DriverStatement = compile_statement(_INSERT_ACTION, dialect)
         self._deadline_sql: DriverStatement = compile_statement(_SET_DEADLINE, dialect)
         self._moment = datetime_to_driver(dialect)
         self._log_connection = DriverConnection(self.engine)
         self._loop_connection = LoopConnection(self.engine) if self.writes_on_loop else None
+        self._here_connection = LoopSQLite(self.engine) if self.writes_here else None
 
     def _save(self, conn: Connection | Session, room: dict[str, Any]) -> None:
         """Save the room's row, fenced: `LeaseLost` (the transaction then rolls back) unless
@@ -241,13 +246,15 @@ class RoomStore:
         written = await self._loop_connection.run_one(PG_APPEND_ACTIONS, rows)
         return {w.room["code"] for w in writes} - {code for (code,) in written}
 
-    def append_actions(self, writes: list[ActionWrite]) -> set[str]:
+    def append_actions(self, writes: list[ActionWrite], here: bool = False) -> set[str]:
         """Log many rooms' actions (none the last of its match) in one transaction, in a
-        database thread: the rooms' versions (fenced: first, so a lost lease costs nothing
-        more), the rows and the matches' deadlines, each one `executemany` of driver SQL
-        compiled once (`action_sql`). `LeaseLost` if any room's lease is gone (nothing is
-        written; the writer then tries them one by one); else nothing is left out (an empty
-        set, as `append_actions_on_loop` names what it left out)."""
+        database thread (or `here`, on the event loop: SQLite's `LoopSQLite`, which raises
+        `action_sql.Busy` rather than wait for a lock): the rooms' versions (fenced: first,
+        so a lost lease costs nothing more), the rows and the matches' deadlines, each one
+        `executemany` of driver SQL compiled once (`action_sql`). `LeaseLost` if any room's
+        lease is gone (nothing is written; the writer then tries them one by one); else
+        nothing is left out (an empty set, as `append_actions_on_loop` names what it left
+        out)."""
         owner = self.leases.owner
         moment = self._moment
         rooms = []
@@ -269,14 +276,25 @@ class RoomStore:
             if step == 0 and rowcount != len(writes):  # one room per batch at most: its lock
                 raise LeaseLost(", ".join(w.room["code"] for w in writes))  # is held
 
-        self._log_connection.run([(self._room_version_sql, rooms),
-                                  (self._insert_action_sql, actions),
-                                  (self._deadline_sql, deadlines)], check)
+        connection = self._here_connection if here else self._log_connection
+        assert connection is not None
+        connection.run([(self._room_version_sql, rooms),
+                        (self._insert_action_sql, actions),
+                        (self._deadline_sql, deadlines)], check)
         return set()
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database file, without waiting for anyone
+        (PASSIVE), in a database thread: the loop's own connection never does
+        (`LoopSQLite`)."""
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
         """Give back the group commit's connections (before the engine is disposed)."""
         self._log_connection.close()
+        if self._here_connection is not None:
+            self._here_connection.close()
         if self._loop_connection is not None:
             await self._loop_connection.close()
 

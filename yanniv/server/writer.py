@@ -4,7 +4,9 @@ written go together in the next transaction.
 One action is one log row, one match deadline and one room version. Written one transaction
 each, the database thread spends its time in statement set-up and commits and the event loop in
 thread hand-offs; written together they cost one hand-off, three prepared `executemany` and one
-commit per batch (on PostgreSQL, one statement). A batch waits `window` seconds after its
+commit per batch (on PostgreSQL, one statement on the event loop; on SQLite, the three on the
+event loop too, with a connection that never waits for a lock: a batch that finds the database
+locked by another write goes to the thread instead). A batch waits `window` seconds after its
 first action (`Settings.group_commit_window`, 3 ms; 0: it goes at once), and the actions that
 arrive while a batch is being written form the next one, so batches grow with the load.
 
@@ -23,6 +25,7 @@ import logging
 import time
 
 from yanniv.db.session import Database
+from yanniv.server.action_sql import Busy
 from yanniv.server.leases import LeaseLost
 from yanniv.server.store import ActionWrite, RoomStore
 
@@ -31,6 +34,8 @@ log = logging.getLogger(__name__)
 #: Most actions in one transaction: a bound on its size, far above what one process sees in
 #: the time of one commit.
 MAX_BATCH = 1000
+#: Batches written on the loop between two checkpoints of SQLite's log (a few MB of log).
+CHECKPOINT_BATCHES = 256
 
 
 class ActionWriter:
@@ -43,9 +48,13 @@ class ActionWriter:
         self.window = window
         self._queue: list[tuple[ActionWrite, asyncio.Future[None]]] = []
         self._draining = False
-        #: Batches and actions written (for the load harness and metrics).
+        #: Batches and actions written (for the load harness and metrics), and batches that
+        #: found SQLite locked on the loop and went to the database thread.
         self.batches = 0
         self.actions = 0
+        self.busy = 0
+        self._since_checkpoint = 0
+        self._checkpoint: asyncio.Task[None] | None = None
 
     async def append(self, write: ActionWrite) -> None:
         """Write `write`; return once its transaction committed (raise if it failed)."""
@@ -54,9 +63,11 @@ class ActionWriter:
         if not self._draining:
             self._draining = True
             asyncio.get_running_loop().create_task(self._drain())
-        # Shielded: a caller cancelled mid-write must not leave the room's memory behind
-        # a row that did commit; the write's outcome still reaches the caller.
-        await asyncio.shield(future)
+        # Not shielded: a caller cancelled meanwhile (a server stopping) cancels only its own
+        # future; the batch is written all the same and `_settle` skips that future. The room
+        # is then behind its row in memory, which a shield would not change (the caller gets
+        # its cancellation either way), and a restart restores it from the log.
+        await future
 
     async def _drain(self) -> None:
         try:
@@ -70,9 +81,20 @@ class ActionWriter:
             self._draining = False
 
     async def _commit(self, writes: list[ActionWrite]) -> set[str]:
-        """One batch: on the loop where the store can (PostgreSQL), else in a database thread;
-        timed for the metrics either way."""
+        """One batch: on the loop where the store can (PostgreSQL; SQLite unless another
+        write holds the database), else in a database thread; timed for the metrics."""
         store = self.store
+        if store.writes_here:
+            started = time.perf_counter()
+            try:
+                lost = store.append_actions(writes, here=True)
+            except Busy:
+                self.busy += 1  # another write holds the database: the thread waits for it
+            else:
+                if self.db.observe is not None:
+                    self.db.observe(store.append_actions, time.perf_counter() - started)
+                self._written_here()
+                return lost
         if not store.writes_on_loop:
             return await self.db.run(store.append_actions, writes)
         started = time.perf_counter()
@@ -102,6 +124,23 @@ class ActionWriter:
         for write, future in batch:
             code = write.room["code"]
             _settle(future, LeaseLost(code) if code in lost else None)
+
+
+    def _written_here(self) -> None:
+        """Every `CHECKPOINT_BATCHES` batches written on the loop, a checkpoint in the database
+        thread (the loop's connection runs none), one at a time."""
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= CHECKPOINT_BATCHES and self._checkpoint is None:
+            self._since_checkpoint = 0
+            self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
+
+    async def _run_checkpoint(self) -> None:
+        try:
+            await self.db.run(self.store.checkpoint)
+        except Exception:
+            log.exception("checkpoint of the action log failed")
+        finally:
+            self._checkpoint = None
 
 
 def _settle(future: asyncio.Future[None], error: Exception | None) -> None:
