@@ -26,7 +26,7 @@ class Settings(BaseSettings):
     #: writing it, so that actions of other rooms arriving meanwhile share its transaction
     #: (`writer.ActionWriter`); 0 writes the first at once. Every action waits up to this
     #: long more before its `ack`.
-    group_commit_window: float = 0.003
+    group_commit_window: float = 0.010
     #: On SQLite, write the group commit's batches on the event loop, with a connection that
     #: never waits for a lock (a locked database sends the batch to the database thread);
     #: off: always in the thread (docs/OPERATIONS.md, « The write path »).
