@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import orjson
 import pytest
 
 from tests.oracle.wire_oracle import events_to_wire, to_wire
@@ -22,9 +23,12 @@ def test_fast_encoder_matches_the_oracle(seats: int) -> None:
     rng = random.Random(seats)
     state, events = start_match(MatchConfig(seats=seats, manches=2), f"serialize-{seats}")
     encoder = GAME.view_encoder()
+    wire = GAME.view_encoder()  # the server's path: JSON text kept, read back here
     while True:
         for seat in [*range(seats), None]:
             assert encoder.view(view(state, seat)) == to_wire(view(state, seat))
+            assert orjson.loads(orjson.dumps(wire.wire(view(state, seat)))) == to_wire(
+                view(state, seat))
             assert GAME.encode_events(events, seat) == events_to_wire(events, seat)
         if state.finished:
             break

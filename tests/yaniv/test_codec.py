@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import orjson
 import pytest
 
 from yanniv.games import get_game
@@ -48,6 +49,7 @@ def test_fast_encoder_matches_the_reflective_one_and_the_schema(seats: int) -> N
     settings = GAME.settings_with(threshold=50, two_decks=True)
     state, events = GAME.new_match(GAME.match_config(settings, seats, None), f"wire-{seats}")
     encoder = GAME.view_encoder()
+    server_side = GAME.view_encoder()
     views, event_check, action_check = (_validator("MatchView"), _validator("Event"),
                                         _validator("Action"))
     bots = [GAME.make_bot("facile", s, "wire") for s in range(seats)]
@@ -55,6 +57,8 @@ def test_fast_encoder_matches_the_reflective_one_and_the_schema(seats: int) -> N
         for seat in [*range(seats), None]:
             data = encoder.view(GAME.view(state, seat))
             assert data == to_wire(GAME.view(state, seat))
+            sent = orjson.loads(orjson.dumps(server_side.wire(GAME.view(state, seat))))
+            assert sent == data  # the server's path: JSON text kept, read back here
             views.validate(data)
             wire = GAME.encode_events(events, seat)
             assert wire == [to_wire(redact(e, seat)) for e in events]

@@ -32,7 +32,9 @@ from yanniv.yaniv.model import (
 
 _ACTIONS = frozenset(ACTION_TYPES.values())
 ENCODER = FastEncoder(coded=(YCard,), tagged=lambda cls: issubclass(cls, Event) or cls in _ACTIONS)
-_VIEW = ENCODER.view_converter(MatchView)
+#: A view's fields that differ from one seat to the next: not kept in a room's memo.
+_OWN = frozenset({"hand", "players"})
+_VIEW = ENCODER.view_converter(MatchView, _OWN)
 #: Longest card list an action may carry (a hand is 7 cards; 13 is the longest run).
 _MAX_CARDS = 13
 

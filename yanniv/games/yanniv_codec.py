@@ -22,7 +22,10 @@ from yanniv.games.fast_json import FastEncoder, ViewMemo
 ENCODER = FastEncoder(
     coded=(Card,), tagged=lambda cls: issubclass(cls, Event) or cls.__name__ in ACTION_TYPES
 )
-_VIEW = ENCODER.view_converter(MatchView)
+#: A view's fields that differ from one seat to the next: not kept in a room's memo (it would
+#: hold the last seat's, and compare the next seat's with them for nothing).
+_OWN = frozenset({"hand", "players"})
+_VIEW = ENCODER.view_converter(MatchView, _OWN)
 _FIELDS: dict[type, tuple[str, ...]] = {
     cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in ACTION_TYPES.values()
 }

@@ -203,7 +203,7 @@ class Room:
         deadline = None
         if self.match is not None:
             game = self.game
-            view_data = self.encoder.view(
+            view_data = self.encoder.wire(
                 game.view(self.match.state, seat, self.settings.show_known_cards)
             )
             events_data = game.encode_events(events, seat)
