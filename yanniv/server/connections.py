@@ -127,6 +127,10 @@ class Connection:
             # Nothing waits: send on this stack.
             self._send_now(item)
             return
+        if isinstance(item, bytes):
+            # A copy of its own size: orjson's bytes keep its whole output buffer (~8 KB for
+            # a 1.5 KB state), which a queue of a slow reader's messages would multiply.
+            item = memoryview(item).tobytes()
         self._pending.append(item)
         self._start_writer()
 
