@@ -145,23 +145,29 @@ def test_reads_pause_only_once_the_queue_is_full() -> None:
     run_fresh(scenario)
 
 
+async def _connection() -> tuple[SocketProtocol, FakeTransport, Client, Connection]:
+    """A socket accepted by an app that holds it as a `Connection`; the handshake read."""
+    conns: list[Connection] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        from starlette.websockets import WebSocket
+
+        ws = WebSocket(scope, receive, send)
+        await ws.accept()
+        conns.append(Connection(ws, None, 8))
+        await ws.receive()
+
+    proto, transport, client = _served(app)
+    await _settle()
+    client.read(b"".join(transport.writes))  # the handshake's response
+    transport.writes.clear()
+    return proto, transport, client, conns[0]
+
+
 def test_an_ack_and_its_state_go_in_one_write_and_in_order() -> None:
     async def scenario() -> None:
-        conns: list[Connection] = []
-
-        async def app(scope: Any, receive: Any, send: Any) -> None:
-            from starlette.websockets import WebSocket
-
-            ws = WebSocket(scope, receive, send)
-            await ws.accept()
-            conns.append(Connection(ws, None, 8))
-            await ws.receive()
-
-        proto, transport, client = _served(app)
-        await _settle()
-        client.read(b"".join(transport.writes))  # the handshake's response
-        transport.writes.clear()
-        conns[0].send_both(b'{"type":"ack"}', '{"type":"state","é":1}')
+        proto, transport, client, conn = await _connection()
+        conn.send_both(b'{"type":"ack"}', '{"type":"state","é":1}')
         assert len(transport.writes) == 1
         texts = [bytes(f.data).decode() for f in client.read(transport.writes[0])]
         assert texts == ['{"type":"ack"}', '{"type":"state","é":1}']
@@ -173,23 +179,10 @@ def test_an_ack_and_its_state_go_in_one_write_and_in_order() -> None:
 
 def test_a_held_back_transport_sends_through_uvicorn_once_it_drains() -> None:
     async def scenario() -> None:
-        conns: list[Connection] = []
-
-        async def app(scope: Any, receive: Any, send: Any) -> None:
-            from starlette.websockets import WebSocket
-
-            ws = WebSocket(scope, receive, send)
-            await ws.accept()
-            conns.append(Connection(ws, None, 8))
-            await ws.receive()
-
-        proto, transport, client = _served(app)
-        await _settle()
-        client.read(b"".join(transport.writes))
-        transport.writes.clear()
+        proto, transport, client, conn = await _connection()
         proto.pause_writing()
-        conns[0].send_both(b'{"n":1}', b'{"n":2}')
-        conns[0].send(b'{"n":3}')
+        conn.send_both(b'{"n":1}', b'{"n":2}')
+        conn.send(b'{"n":3}')
         await _settle()
         assert transport.writes == []  # nothing jumps the held-back queue
         proto.resume_writing()
@@ -277,6 +270,26 @@ def test_frames_whole_or_not_reach_the_app_as_the_client_sent_them() -> None:
             if len(pong) > 3:
                 assert not proto.awaiting_pong
         assert proto.awaiting_pong  # a part of a pong is not one
+        proto.connection_lost(None)
+        await _settle()
+
+    run_fresh(scenario)
+
+
+def test_a_whole_frame_over_the_size_cap_is_refused_by_the_parser() -> None:
+    async def scenario() -> None:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            await receive()
+            await send({"type": "websocket.accept"})
+            await receive()
+
+        proto, transport, client = _served(app, ws_max_size=100)
+        await _settle()
+        client.read(b"".join(transport.writes))
+        transport.writes.clear()
+        proto.data_received(client.text("x" * 101))
+        [close] = client.read(b"".join(transport.writes))
+        assert close.opcode is Opcode.CLOSE and close.data[:2] == (1009).to_bytes(2, "big")
         proto.connection_lost(None)
         await _settle()
 

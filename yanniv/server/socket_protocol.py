@@ -120,6 +120,9 @@ class SocketProtocol(WebSocketsSansIOProtocol):
             return False
         if size != start + length:
             return False
+        limit = self.conn.max_message_size
+        if limit is not None and length > limit:  # the parser closes it (1009)
+            return False
         head = data[0]
         if head == 0x81:  # FIN, no extension bit, text
             self.curr_msg_data_type = "text"
