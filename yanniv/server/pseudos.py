@@ -114,10 +114,17 @@ def bot_word_of(pseudo: str) -> str | None:
     """The word of `BOT_WORDS` that `pseudo` starts with (or a look-alike of it), whatever
     follows ("Ordinateur 2 (moyen)", "ORDINATEUR", "0rdinateur-9", "Computer (easy)")."""
     seen = looks(pseudo)
-    for bot_word in BOT_WORDS:
-        if any(look.startswith(word) for look in seen for word in looks(bot_word)):
+    for bot_word, words in _bot_looks():
+        if any(look.startswith(word) for look in seen for word in words):
             return bot_word
     return None
+
+
+@cache
+def _bot_looks() -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each word of `BOT_WORDS` with its looks, worked out once: every pseudo taken is
+    checked against them (at 4,000 pseudos, they were 95 % of the looks computed)."""
+    return tuple((word, looks(word)) for word in BOT_WORDS)
 
 
 def is_bot_name(pseudo: str) -> bool:
