@@ -3,6 +3,7 @@
 //
 //   node scripts/loadtest/generator.mjs --base http://127.0.0.1:8000 --rooms 250 \
 //        --duration 60 --warmup 10 --server-pid 1234 [--manches 6] [--deflate] [--match-end]
+//        [--match-end-rate 1]
 //
 // Written from docs/PROTOCOL.md alone, as an outside client would be: rooms are created and
 // joined over HTTP (each player from its own 127.x.y.z source address, with its own owner
@@ -44,6 +45,10 @@ const { values: opt } = parseArgs({
     'action-timeout': { type: 'string', default: '30' },
     'match-end': { type: 'boolean', default: false },
     'match-end-timeout': { type: 'string', default: '900' },
+    // Actions per room per second while matches are played to their end: by default the
+    // window's rate, so that the memory read at the end is what a match leaves behind, not
+    // the high-water mark of a saturated server; 0 = as fast as each room's views come back.
+    'match-end-rate': { type: 'string' },
   },
 });
 
@@ -52,6 +57,8 @@ const ROOMS = Number(opt.rooms);
 const DURATION = Number(opt.duration) * 1000;
 const WARMUP = Number(opt.warmup) * 1000;
 const PERIOD = 1000 / Number(opt.rate);
+const END_RATE = Number(opt['match-end-rate'] ?? opt.rate);
+const END_PERIOD = END_RATE > 0 ? 1000 / END_RATE : 0;
 const SERVER_PID = opt['server-pid'] ? Number(opt['server-pid']) : null;
 const CLK_TCK = Number(opt['clk-tck']);
 const ACTION_TIMEOUT = Number(opt['action-timeout']) * 1000;
@@ -228,7 +235,7 @@ function act(room) {
 function tick(room) {
   if (room.done) return;
   if (!act(room)) room.owed = true;
-  room.nextTick += PERIOD;
+  room.nextTick += phase === 'match-end' && END_PERIOD ? END_PERIOD : PERIOD;
   setTimeout(() => tick(room), Math.max(0, room.nextTick - performance.now()));
 }
 
@@ -264,8 +271,9 @@ function onState(p, msg, size) {
     }
     room.finished = finished;
   }
-  // In the match-end phase a room acts as soon as its view comes back.
-  if ((room.owed || phase === 'match-end') && !room.inflight && act(room)) room.owed = false;
+  // In an unpaced match-end phase a room acts as soon as its view comes back.
+  const unpaced = phase === 'match-end' && !END_PERIOD;
+  if ((room.owed || unpaced) && !room.inflight && act(room)) room.owed = false;
 }
 
 function onMessage(p, data) {
@@ -488,18 +496,19 @@ async function main() {
 
   let matchEnd = null;
   if (opt['match-end']) {
-    // Play every room to the end of its match, as fast as its views come back.
-    emit({ event: 'phase', phase: 'match-end' });
+    // Play every room to the end of its match, at `--match-end-rate` (0: as fast as its views
+    // come back).
+    emit({ event: 'phase', phase: 'match-end', rate: END_RATE });
     const tEnd = performance.now();
     const limit = Number(opt['match-end-timeout']) * 1000;
     phase = 'match-end';
-    for (const room of playing) if (!room.inflight && !act(room)) room.owed = true;
+    if (!END_PERIOD) for (const room of playing) if (!room.inflight && !act(room)) room.owed = true;
     const over = (r) => !r.rematching && r.players.every((p) => p.view?.finished);
     while (!playing.every(over) && performance.now() - tEnd < limit) await sleep(500);
     matchEnd = {
       finished_rooms: playing.filter(over).length,
       seconds: Math.round(performance.now() - tEnd) / 1000, rss_kb: rss(),
-      actions: stats.matchEndActions,
+      actions: stats.matchEndActions, rate: END_RATE,
     };
   }
   for (const room of playing) room.done = true;

@@ -62,6 +62,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--match-end", action="store_true",
                         help="after the window, play every match to its end and report memory")
     parser.add_argument("--match-end-timeout", type=float, default=900.0)
+    parser.add_argument("--match-end-rate", type=float, default=None,
+                        help="actions per room per second until the matches end (default: "
+                             "--rate; 0: as fast as the views come back, a saturated server)")
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES,
                         help="an existing database to connect to, to create each step's own")
     parser.add_argument("--generator-cpu", default="auto",
@@ -226,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
                 options = GeneratorOptions(
                     rooms=rooms, duration=args.duration, warmup=args.warmup, rate=args.rate,
                     manches=args.manches, deflate=args.deflate, match_end=args.match_end,
-                    match_end_timeout=args.match_end_timeout, seed=args.seed, nice=args.nice,
+                    match_end_timeout=args.match_end_timeout,
+                    match_end_rate=args.match_end_rate, seed=args.seed, nice=args.nice,
                     cpu=cpu)
                 row: dict[str, Any] = {"kind": kind, "rooms": rooms}
                 try:

@@ -194,6 +194,9 @@ class GeneratorOptions:
     deflate: bool = False
     match_end: bool = False
     match_end_timeout: float = 900.0
+    #: Actions per room per second while matches are played to their end (None: `rate`;
+    #: 0: as fast as the views come back, which measures a saturated server's high water).
+    match_end_rate: float | None = None
     seed: int = 1
     nice: int = 10
     cpu: str | None = None
@@ -215,6 +218,8 @@ def generator_command(server: Server, options: GeneratorOptions,
         command.append("--deflate")
     if options.match_end:
         command.append("--match-end")
+        if options.match_end_rate is not None:
+            command += ["--match-end-rate", str(options.match_end_rate)]
     if sizes_out:
         command += ["--sizes-out", str(sizes_out)]
     return command
