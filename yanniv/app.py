@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
     """The app. `tune_gc` (what `yanniv serve` does, not the tests' many apps in one
     process): collector thresholds raised and start-up objects frozen, see `GC_THRESHOLDS`."""
     settings = settings or Settings()
-    db = Database(settings.database_url, settings.db_threads)
+    db = Database(settings.database_url, settings.db_threads, settings.sqlite_cache_kib)
     rooms = Rooms(db, settings)
     shared = SharedState(settings, rooms)  # the lobby feed, socket counts (Redis in a cluster)
 

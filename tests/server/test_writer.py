@@ -218,3 +218,25 @@ def test_the_loop_s_sqlite_connection_never_waits_for_a_lock(tmp_path: Path) -> 
     here.close()
     other.close()
     engine.dispose()
+
+
+def test_every_sqlite_connection_gets_the_page_cache_of_the_settings(tmp_path: Path) -> None:
+    """`Settings.sqlite_cache_kib` bounds the resident page cache of the database thread's
+    connections and of the loop's own writer alike (each connection has its own cache)."""
+    from yanniv.app import create_app
+    from yanniv.server.action_sql import LoopSQLite
+    from yanniv.server.settings import Settings
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'cache.sqlite3'}",
+                        sqlite_cache_kib=300)
+    assert Settings().sqlite_cache_kib < 2000  # below SQLite's own default of 2,000 KiB
+    db = create_app(settings).state.db  # the app's database, built from the settings
+    try:
+        with db.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA cache_size").scalar() == -300
+        here = LoopSQLite(db.engine)
+        raw = here.connect()
+        assert raw.execute("PRAGMA cache_size").fetchone() == (-300,)
+        raw.close()
+    finally:
+        db.close()

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from yanniv.db.session import DEFAULT_URL
+from yanniv.db.session import DEFAULT_URL, SQLITE_CACHE_KIB
 from yanniv.games import MOST_SEATS
 
 
@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     #: never waits for a lock (a locked database sends the batch to the database thread);
     #: off: always in the thread (docs/OPERATIONS.md, « The write path »).
     sqlite_group_commit_on_loop: bool = True
+    #: SQLite's page cache per connection, in KiB (SQLite's own default is 2,000). The hot
+    #: write path touches few pages (the last pages of the action log and its key, the rooms'
+    #: rows), and each connection's cache is resident memory that stays once filled: 2 MB a
+    #: connection was 4 KB a socket at 250 rooms (docs/OPERATIONS.md, « Memory »).
+    sqlite_cache_kib: int = Field(default=SQLITE_CACHE_KIB, ge=64)
     #: Multiplies every timer deadline; tests use a small value to expire timers quickly.
     timer_scale: float = 1.0
     #: Largest WebSocket message accepted from a client, in bytes: a bigger one (up to
