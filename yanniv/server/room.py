@@ -8,6 +8,7 @@ message to a connection is built from that connection's own seat's view only.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 from collections import deque
 from collections.abc import Callable
@@ -85,6 +86,14 @@ class LiveMatch:
         return None if found is None else (int.from_bytes(found[:8], "big"), found[8:])
 
 
+@functools.lru_cache(maxsize=256)
+def _settings_parts(game: Game, settings: RoomSettings) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`settings` as data and the game's limits under them, one pair for all the rooms whose
+    settings are equal (most keep the defaults): ~2 KB a room when each had its own. Shared,
+    so read-only."""
+    return settings.model_dump(), game.limits(settings)
+
+
 def _seen_key(seat: int, client_id: str) -> str:
     """A retry id's key: digits, a colon, the id (the first colon ends the seat, so the
     same id at two seats gives two keys; an empty id gives the seat's prefix)."""
@@ -135,8 +144,11 @@ class Room:
     def _settings_cached(self) -> tuple[RoomSettings, dict[str, Any], dict[str, Any]]:
         cached = self._settings_cache
         if cached is None or cached[0] is not self.settings:
-            cached = self._settings_cache = (self.settings, self.settings.model_dump(),
-                                             self.game.limits(self.settings))
+            try:
+                parts = _settings_parts(self.game, self.settings)
+            except TypeError:  # a game's settings with an unhashable field: this room's own
+                parts = _settings_parts.__wrapped__(self.game, self.settings)
+            cached = self._settings_cache = (self.settings, *parts)
         return cached
 
     # ------------------------------------------------------------ seats
