@@ -226,9 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for rooms in room_counts:
             for kind in kinds:
+                # A bare peer plays no match: none of its rooms would ever end one.
+                match_end = args.match_end and not kind.endswith("peer")
                 options = GeneratorOptions(
                     rooms=rooms, duration=args.duration, warmup=args.warmup, rate=args.rate,
-                    manches=args.manches, deflate=args.deflate, match_end=args.match_end,
+                    manches=args.manches, deflate=args.deflate, match_end=match_end,
                     match_end_timeout=args.match_end_timeout,
                     match_end_rate=args.match_end_rate, seed=args.seed, nice=args.nice,
                     cpu=cpu)
