@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,6 +28,7 @@ from yanniv.server.protocol import (
     outgoing_bytes,
 )
 from yanniv.server.seat import Seat
+from yanniv.server.shared_events import POOL
 from yanniv.server.tokens import hash_token, same_hash
 
 Status = Literal["waiting", "playing", "finished"]
@@ -62,11 +62,16 @@ class LiveMatch:
     #: action log itself lives in the database, not here: memory stays flat over a match.
     seen: dict[str, bytes] = field(default_factory=dict)
     #: The latest events of the match as the engine made them (not redacted: each socket
-    #: gets them through `Game.encode_events`, the path of the live broadcast).
-    journal: deque[Event] = field(default_factory=lambda: deque(maxlen=JOURNAL_EVENTS))
+    #: gets them through `Game.encode_events`, the path of the live broadcast), oldest
+    #: first. Equal events of all rooms are one object (`shared_events`), and a tuple is
+    #: half the memory of a bounded deque of the same events.
+    journal: tuple[Event, ...] = ()
 
     def remember(self, events: tuple[Event, ...] | list[Event]) -> None:
-        self.journal.extend(events)
+        if not events:
+            return
+        kept = self.journal + POOL.share(events)
+        self.journal = kept[-JOURNAL_EVENTS:] if len(kept) > JOURNAL_EVENTS else kept
 
     def acknowledged(self, seat: int, client_id: str, version: int, fingerprint: bytes) -> None:
         """Remember the id of an applied action (for retries), forgetting that seat's oldest.
