@@ -20,11 +20,11 @@ def test_each_seat_keeps_its_own_latest_ids() -> None:
     kept = [n for n in range(SEEN_IDS + 3) if match.acknowledgement(0, f"id{n}") is not None]
     assert kept == list(range(3, SEEN_IDS + 3))  # seat 0's newest SEEN_IDS, oldest forgotten
     assert match.acknowledgement(0, f"id{SEEN_IDS + 2}") == (SEEN_IDS + 4, b"f" * 16)
-    assert len(match.seen) == SEEN_IDS + 1
+    assert match.retry_ids() == SEEN_IDS + 1
 
 
 def test_seats_ten_and_one_do_not_share_ids() -> None:
-    """Seat and id are joined into one key: seat 1's "0:x" and seat 10's "x" stay apart."""
+    """Seat and id make one key: seat 1's "0:x" and seat 10's "x" stay apart."""
     match = LiveMatch(id=1, seed="s", config=None, state=None, rules_version="v",
                       pseudos=["a"] * 11, started_at=datetime.now(UTC))
     match.acknowledged(10, "x", 7, b"a" * 16)
@@ -35,3 +35,12 @@ def test_seats_ten_and_one_do_not_share_ids() -> None:
         match.acknowledged(1, f"n{n}", 9 + n, b"c" * 16)
     assert match.acknowledgement(10, "x") == (7, b"a" * 16)
     assert match.acknowledgement(1, "0:x") is None
+
+
+def test_an_id_acknowledged_again_keeps_one_record_with_the_latest_version() -> None:
+    match = LiveMatch(id=1, seed="s", config=None, state=None, rules_version="v",
+                      pseudos=["a", "b"], started_at=datetime.now(UTC))
+    match.acknowledged(0, "same", 3, b"a" * 16)
+    match.acknowledged(0, "same", 5, b"b" * 16)
+    assert match.acknowledgement(0, "same") == (5, b"b" * 16)
+    assert match.retry_ids() == 1
