@@ -27,3 +27,16 @@ def test_rows_that_knew_different_cards_stay_different() -> None:
     known = knowledge.left_hand(known, 1, (seven,))
     assert known[0][1] == frozenset({king})
     assert known[1][1] == known[2][1] == known[3][1] == frozenset()
+
+
+def test_two_matches_that_know_the_same_cards_share_one_set() -> None:
+    """Across matches too: a server's thousands of rooms hold one object per equal set."""
+    seven, king = Card.parse("7H"), Card.parse("KS")
+    first = knowledge.learn(knowledge.taken_publicly(knowledge.empty(4), 2, seven), 0, 2, king)
+    second = knowledge.learn(knowledge.taken_publicly(knowledge.empty(3), 2, seven), 0, 2, king)
+    assert first[0][2] == second[0][2] == frozenset({seven, king})
+    assert first[0][2] is second[0][2]
+    assert first[1][2] is second[1][2]
+    emptied = knowledge.left_hand(first, 2, (seven, king))
+    nothing = knowledge.empty(1)[0][0]
+    assert all(row[2] is nothing for row in emptied)  # no empty set of its own either

@@ -16,6 +16,23 @@ from yanniv.engine.cards import Card
 Known = tuple[tuple[frozenset[Card], ...], ...]
 _EMPTY: frozenset[Card] = frozenset()
 
+#: Known sets equal from one match to the next, as one object: a server holds thousands of
+#: matches, whose known sets are mostly of one to three cards (a non-empty frozenset takes
+#: 216 bytes). A bounded memo, like `view._SORTED`: 1,000 rooms' sets fit in ~1,000 entries.
+_SHARED: dict[frozenset[Card], frozenset[Card]] = {}
+_SHARED_MAX = 8192
+
+
+def _shared(cards: frozenset[Card]) -> frozenset[Card]:
+    if not cards:
+        return _EMPTY
+    found = _SHARED.get(cards)
+    if found is None:
+        if len(_SHARED) >= _SHARED_MAX:
+            _SHARED.clear()
+        found = _SHARED[cards] = cards
+    return found
+
 
 def empty(seats: int) -> Known:
     return tuple(tuple(_EMPTY for _ in range(seats)) for _ in range(seats + 1))
@@ -25,7 +42,7 @@ def _update(known: Known, viewers: Iterable[int], owner: int, add=(), remove=())
     rows = list(known)
     for viewer in viewers:
         row = list(rows[viewer])
-        row[owner] = (row[owner] - set(remove)) | set(add)
+        row[owner] = _shared((row[owner] - set(remove)) | set(add))
         rows[viewer] = tuple(row)
     return tuple(rows)
 
@@ -41,7 +58,7 @@ def _everyone(known: Known, owner: int, change) -> Known:
     def once(cards: frozenset[Card]) -> frozenset[Card]:
         result = done.get(cards)
         if result is None:
-            result = done[cards] = change(cards)
+            result = done[cards] = _shared(change(cards))
         return result
 
     return tuple([(*row[:owner], once(row[owner]), *row[owner + 1 :]) for row in known])
@@ -108,6 +125,6 @@ def forget_rank(known: Known, owner: int, rank: int, except_viewers: Iterable[in
             continue
         row = list(rows[viewer])
         if any(card.rank == rank for card in row[owner]):
-            row[owner] = frozenset(card for card in row[owner] if card.rank != rank)
+            row[owner] = _shared(frozenset(card for card in row[owner] if card.rank != rank))
             rows[viewer] = tuple(row)
     return tuple(rows)
