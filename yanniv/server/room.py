@@ -56,11 +56,11 @@ class LiveMatch:
     started_at: datetime
     deadline_ms: int | None = None
     #: The retry ids of each seat's latest `SEEN_IDS` applied actions (a client retries its
-    #: one unanswered action, and sends no other before it is answered), oldest first, as
-    #: `_ID_RECORD`s in one bytes object: ~0.6 KB a room, where a dict of a string key and a
-    #: bytes value an id took ~2.7 KB. The action log itself lives in the database, not
-    #: here: memory stays flat over a match.
-    seen: bytes = b""
+    #: one unanswered action, and sends no other before it is answered), by seat index, as
+    #: `_ID_RECORD`s in one bytes object a seat, oldest first: ~0.8 KB a room, where a dict
+    #: of a string key and a bytes value an id took ~2.7 KB; a look-up is one `bytes.find`.
+    #: The action log itself lives in the database, not here: memory stays flat over a match.
+    seen: list[bytes] = field(default_factory=list)
     #: The latest events of the match as the engine made them (not redacted: each socket
     #: gets them through `Game.encode_events`, the path of the live broadcast), oldest
     #: first. Equal events of all rooms are one object (`shared_events`), and a tuple is
@@ -76,30 +76,33 @@ class LiveMatch:
     def acknowledged(self, seat: int, client_id: str, version: int, fingerprint: bytes) -> None:
         """Remember the id of an applied action (for retries), forgetting that seat's oldest
         beyond `SEEN_IDS`."""
-        key = _id_key(seat, client_id)
         seen, size = self.seen, _ID_RECORD.size
-        records = [seen[i:i + size] for i in range(0, len(seen), size)]
-        records = [r for r in records if not r.startswith(key)]
-        mine = [r for r in records if r.startswith(key[:2])]
-        if len(mine) >= SEEN_IDS:
-            records.remove(mine[0])
-        records.append(_ID_RECORD.pack(seat, key[2:], version, fingerprint))
-        self.seen = b"".join(records)
+        while len(seen) <= seat:
+            seen.append(b"")
+        digest = _id_digest(client_id)
+        mine = seen[seat]
+        at = _find_record(mine, digest)
+        if at >= 0:  # the same id again: one record, the latest
+            mine = mine[:at] + mine[at + size:]
+        if len(mine) >= SEEN_IDS * size:
+            mine = mine[size:]
+        seen[seat] = mine + _ID_RECORD.pack(digest, version, fingerprint)
 
     def acknowledgement(self, seat: int, client_id: str) -> tuple[int, bytes] | None:
         """The version acknowledged for this seat's `client_id` and the fingerprint of what
         was sent under it, or None if that id is not (or no longer) remembered."""
-        key = _id_key(seat, client_id)
-        seen = self.seen
-        for start in range(0, len(seen), _ID_RECORD.size):
-            if seen.startswith(key, start):
-                _, _, version, fingerprint = _ID_RECORD.unpack_from(seen, start)
-                return version, fingerprint
-        return None
+        if seat >= len(self.seen):
+            return None
+        mine = self.seen[seat]
+        at = _find_record(mine, _id_digest(client_id))
+        if at < 0:
+            return None
+        _, version, fingerprint = _ID_RECORD.unpack_from(mine, at)
+        return version, fingerprint
 
     def retry_ids(self) -> int:
         """How many retry ids are remembered (all seats)."""
-        return len(self.seen) // _ID_RECORD.size
+        return sum(map(len, self.seen)) // _ID_RECORD.size
 
 
 @functools.lru_cache(maxsize=256)
@@ -110,17 +113,26 @@ def _settings_parts(game: Game, settings: RoomSettings) -> tuple[dict[str, Any],
     return settings.model_dump(), game.limits(settings)
 
 
-#: A remembered retry id: the seat, an 8-byte digest of the client's id (a client's ids are
-#: up to 64 characters; two of one seat's four sharing a digest is a 2^-61 event), the room
-#: version its `ack` carried and the `action_fingerprint` of what was sent under it.
-_ID_RECORD = struct.Struct(">H8sQ16s")
+#: A remembered retry id: an 8-byte digest of the client's id (its `hash`: ids are up to 64
+#: characters, and the records live in this process only, rebuilt from the log by a restore;
+#: two of one seat's four sharing a digest is a 2^-62 event), the room version its `ack`
+#: carried and the `action_fingerprint` of what was sent under it.
+_ID_RECORD = struct.Struct(">8sQ16s")
+_DIGEST = struct.Struct(">q")
 
 
-def _id_key(seat: int, client_id: str) -> bytes:
-    """The first 10 bytes of a record: the seat, then the id's digest (so the same id at two
-    seats gives two keys)."""
-    digest = hashlib.blake2b(client_id.encode(), digest_size=8).digest()
-    return seat.to_bytes(2, "big") + digest
+def _id_digest(client_id: str) -> bytes:
+    return _DIGEST.pack(hash(client_id))
+
+
+def _find_record(records: bytes, digest: bytes) -> int:
+    """The offset of the record whose id has this digest, or -1 (a match that straddles two
+    records' other fields is skipped)."""
+    size = _ID_RECORD.size
+    at = records.find(digest)
+    while at >= 0 and at % size:
+        at = records.find(digest, at + 1)
+    return at
 
 
 def action_fingerprint(version: int, wire: dict[str, Any]) -> bytes:
