@@ -3,7 +3,7 @@ import { t } from './i18n.js';
 import { scriptReady, toast } from './dom.js';
 import { api, getSeat, setSeat, forgetSeat, getPseudo, setPseudo } from './api.js';
 import { RoomSocket } from './socket.js';
-import { createStore, initialState } from './store.js';
+import { NO_EVENTS, createStore, initialState } from './store.js';
 import { renderLobby } from './lobby.js';
 import { timerText } from './table/opponents.js';
 import { setupMute } from './table/cues.js';
@@ -97,8 +97,6 @@ const joinPanel = document.getElementById('join-panel');
 const lobby = document.getElementById('lobby');
 const table = document.getElementById('table');
 
-let shownEvents = null;
-
 /** Parts of the page that belong to one game (`data-game`) show only for the room's game. */
 function showGame(game) {
   if (document.body.dataset.game === game) return;
@@ -121,8 +119,7 @@ function render(state) {
   table.hidden = !playing;
   document.body.dataset.status = playing ? 'playing' : 'waiting';
   if (!playing) { renderLobby(ctx); return; }
-  const fresh = state.events !== shownEvents;
-  shownEvents = state.events;
+  const fresh = state.events !== NO_EVENTS;  // state messages came since the last render
   showGame(gameOf(room));
   tableFor(room).render(ctx, fresh);
   declareShortcuts();

@@ -1,4 +1,8 @@
 // The room page's state, changed only through `reduce`; components render from it.
+
+/** No events waiting: one object, so that a render without a new state message is not fresh. */
+export const NO_EVENTS = Object.freeze([]);
+
 export const initialState = (code, seat) => ({
   code,
   me: seat,               // {seat, token} or null for a spectator
@@ -9,7 +13,7 @@ export const initialState = (code, seat) => ({
   deadline: null,
   connected: false,
   everConnected: false,   // a socket opened once: "connection lost", not "connecting"
-  events: [],             // events of the last state message
+  events: NO_EVENTS,      // events of the state messages not rendered yet (see createStore)
   log: [],                // journal lines [{step, event}]
   selection: [],          // card codes selected in the hand
   local: {},              // prompt sub-state (queen keep/order, four target/rank, king card/target)
@@ -51,6 +55,9 @@ export function reduce(state, action) {
       const keep = sameDecision(state.view, view);
       const hand = view && view.hand ? new Set(view.hand) : new Set();
       const events = Array.isArray(msg.events) ? msg.events : [];
+      // Two messages may come within one frame: the render sees both messages' events (a call
+      // followed at once by a bot's play still shows its moment), always a new array.
+      const unseen = [...state.events, ...events];
       let log = state.log;
       if (events.length) log = [...log, ...events].slice(-LOG_MAX);
       if (!view) log = [];  // the lobby (a rematch): the next match starts a new journal
@@ -62,7 +69,7 @@ export function reduce(state, action) {
         view,
         version: msg.version ?? state.version,
         deadline: msg.deadline ?? null,
-        events,
+        events: unseen,
         log,
         selection: keep ? state.selection.filter((c) => hand.has(c)) : [],
         local: keep ? state.local : {},
@@ -95,28 +102,41 @@ export function reduce(state, action) {
       return { ...state, dismissedResult: action.manche };
     case 'closed':
       return { ...state, closed: action.code };
+    case 'rendered':
+      return state.events === NO_EVENTS ? state : { ...state, events: NO_EVENTS };
     default:
       return state;
   }
 }
 
-/** A minimal store: dispatch → reduce → one render per animation frame. */
+/** A minimal store: dispatch → reduce → one render per animation frame; after a render, the
+ * events it showed are done (`rendered`), without asking for another frame. */
 export function createStore(state, render) {
   let current = state;
   let scheduled = false;
+  const show = () => {
+    scheduled = false;
+    const shown = current;
+    render(shown);
+    if (current === shown) current = reduce(current, { type: 'rendered' });
+    else {  // the render dispatched: keep what came after the events it showed
+      const rest = current.events.slice(shown.events.length);
+      current = { ...current, events: rest.length ? rest : NO_EVENTS };
+    }
+  };
   const store = {
     get: () => current,
     dispatch(action) {
       current = reduce(current, action);
       if (!scheduled) {
         scheduled = true;
-        requestAnimationFrame(() => { if (scheduled) { scheduled = false; render(current); } });
+        requestAnimationFrame(() => { if (scheduled) show(); });
       }
     },
     /** Render now what is waiting for the next frame (a key pressed right after another acts
      * on the page as the first one left it). */
     flush() {
-      if (scheduled) { scheduled = false; render(current); }
+      if (scheduled) show();
     },
   };
   return store;
