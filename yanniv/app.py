@@ -17,6 +17,7 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette_compress import CompressMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -47,6 +48,42 @@ from yanniv.webapp import pages
 GC_THRESHOLDS = (50_000, 20, 100)
 
 
+class YannivApp(FastAPI):
+    """FastAPI, with a socket to `/ws/…` handed at once to the app's socket layers: its own
+    middlewares from the outermost (the proxy headers) down to `ws.SocketShortcut`, which
+    serves every such path (`ws.SOCKET_PATH`, the lobby's included). FastAPI's and Starlette's
+    outer layers (the server-error, telemetry and body-limit middlewares) only pass a socket
+    on, yet each held a suspended coroutine frame for the socket's whole life and was resumed
+    with each of its messages."""
+
+    _sockets: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and ws.SOCKET_PATH.fullmatch(scope["path"]):
+            scope["app"] = self  # what Starlette's own call sets (`WebSocket.app`)
+            if self.root_path:
+                scope["root_path"] = self.root_path
+            await (self._sockets or self._socket_layers())(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    def _socket_layers(self) -> ASGIApp:
+        """The middlewares a socket meets, built as Starlette builds its stack (outermost
+        added last), once the app runs (no middleware can be added after that)."""
+        layers = []
+        for middleware in self.user_middleware:  # outermost first
+            layers.append(middleware)
+            if middleware.cls is ws.SocketShortcut:
+                break
+        else:
+            raise RuntimeError("the app has no ws.SocketShortcut")
+        app: ASGIApp = self.router  # never reached: the shortcut serves every socket path
+        for cls, args, kwargs in reversed(layers):
+            app = cls(app, *args, **kwargs)
+        self._sockets = app
+        return app
+
+
 def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastAPI:
     """The app. `tune_gc` (what `yanniv serve` does, not the tests' many apps in one
     process): collector thresholds raised and start-up objects frozen, see `GC_THRESHOLDS`."""
@@ -73,7 +110,7 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
             db.close()  # waits for a write in flight
             await rooms.store.close()  # the group commit's own connections, at last
 
-    app = FastAPI(title="Yanniv", lifespan=lifespan)
+    app = YannivApp(title="Yanniv", lifespan=lifespan)
     app.state.settings = settings
     app.state.db = db
     app.state.rooms = rooms

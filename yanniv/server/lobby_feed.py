@@ -241,11 +241,11 @@ class LobbySocket:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """Not a coroutine, as `ws.SocketShortcut`: no frame of it held for a socket's life."""
         if scope["type"] == "websocket" and scope["path"] == LOBBY_PATH:
-            await lobby_socket(WebSocket(scope, receive, send))
-            return
-        await self.app(scope, receive, send)
+            return lobby_socket(WebSocket(scope, receive, send))
+        return self.app(scope, receive, send)
 
 
 def _error(error: GameError) -> str:

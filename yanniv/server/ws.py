@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -58,14 +59,15 @@ class SocketShortcut:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """Not a coroutine: what it returns (the socket's handler, or the app's call) is
+        awaited by the layer above, with no frame of this one held for the socket's life."""
         if scope["type"] == "websocket":
             found = SOCKET_PATH.fullmatch(scope["path"])
             if found is not None:
                 ws = WebSocket(scope, receive, send)
-                await room_socket(ws, found.group(1), ws.query_params.get("token"))
-                return
-        await self.app(scope, receive, send)
+                return room_socket(ws, found.group(1), ws.query_params.get("token"))
+        return self.app(scope, receive, send)
 
 
 def error_text(error: GameError, message_id: str | None = None) -> str:
