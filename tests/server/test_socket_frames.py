@@ -29,7 +29,7 @@ def _chains(handler: str) -> list[list[str]]:
     (read from another thread while the server's loop waits: nothing moves meanwhile)."""
     found = []
     for obj in gc.get_objects():
-        if not isinstance(obj, asyncio.Task):
+        if not issubclass(type(obj), asyncio.Task):  # type(): a dead weak proxy has no class
             continue
         names, coro = [], obj.get_coro()
         while coro is not None and hasattr(coro, "cr_code"):
