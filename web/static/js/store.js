@@ -116,13 +116,9 @@ export function createStore(state, render) {
   let scheduled = false;
   const show = () => {
     scheduled = false;
-    const shown = current;
-    render(shown);
-    if (current === shown) current = reduce(current, { type: 'rendered' });
-    else {  // the render dispatched: keep what came after the events it showed
-      const rest = current.events.slice(shown.events.length);
-      current = { ...current, events: rest.length ? rest : NO_EVENTS };
-    }
+    render(current);
+    // Events come only from socket messages, never during a render: all of them were shown.
+    current = reduce(current, { type: 'rendered' });
   };
   const store = {
     get: () => current,
