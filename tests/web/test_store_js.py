@@ -1,7 +1,9 @@
 """The room page's store (web/static/js/store.js) run by Node on the module itself: it renders
 once per animation frame, so state messages that come within one frame must all reach that
 render's events (a YANIV call followed at once by a bot's play once lost its moment on a slow
-machine), and a render with no new state message is not fresh."""
+machine), and a render with no new state message is not fresh. A room older than the one
+shown is ignored whether it comes by HTTP or by the socket (a settings test saw a late state
+of the first of two quick changes undo the second on the page)."""
 
 from __future__ import annotations
 
@@ -66,3 +68,27 @@ def test_a_frame_renders_the_events_of_every_message_since_the_last() -> None:
         {"events": [], "fresh": False},
         {"events": ["Played"], "fresh": True},
     ]
+
+
+ROOMS = """
+const { reduce, initialState } = await import(process.argv[1]);
+let s = initialState('ABCD', { seat: 0, token: 't' });
+const room = (version, timer) => ({ version, settings: { timer_seconds: timer } });
+const seen = [];
+// The answer to the second setting (version 3) comes before the socket's state of the first.
+s = reduce(s, { type: 'room', room: room(3, null) });
+s = reduce(s, { type: 'state', msg: { version: 2, room: room(2, 30), view: null, events: [] } });
+seen.push(s.room.settings.timer_seconds);
+s = reduce(s, { type: 'room', room: room(2, 30) });  // a late HTTP answer: older too
+seen.push(s.room.settings.timer_seconds);
+s = reduce(s, { type: 'state', msg: { version: 4, room: room(4, 60), view: null, events: [] } });
+seen.push(s.room.settings.timer_seconds);
+console.log(JSON.stringify(seen));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+def test_a_room_older_than_the_one_shown_is_ignored_from_either_connection() -> None:
+    out = subprocess.run(["node", "--input-type=module", "-e", ROOMS, STORE.as_uri()],
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(out.stdout) == [None, None, 60]

@@ -31,6 +31,14 @@ function sameDecision(a, b) {
   return true;
 }
 
+/** The room an HTTP answer or a state message brings, unless the page already has a newer
+ * one: the two come by different connections, so either may arrive after the other's newer
+ * room (a setting's answer before the socket's state of the change before it). */
+function newerRoom(current, incoming) {
+  if (!incoming) return current;
+  return current && incoming.version < current.version ? current : incoming;
+}
+
 export function reduce(state, action) {
   switch (action.type) {
     case 'conn':
@@ -44,9 +52,7 @@ export function reduce(state, action) {
       return { ...state, room: { ...state.room, seats } };
     }
     case 'room':
-      // An HTTP answer may arrive after the socket's newer state: never go back in versions.
-      if (state.room && action.room && action.room.version < state.room.version) return state;
-      return { ...state, room: action.room };
+      return { ...state, room: newerRoom(state.room, action.room) };
     case 'games':
       return { ...state, games: action.games };
     case 'state': {
@@ -65,7 +71,7 @@ export function reduce(state, action) {
       // a state comes first (the one sent on reconnecting, before the resent action's answer).
       return {
         ...state,
-        room: msg.room ?? state.room,
+        room: newerRoom(state.room, msg.room),
         view,
         version: msg.version ?? state.version,
         deadline: msg.deadline ?? null,
