@@ -161,6 +161,9 @@ let phase = 'setup';
 const win = {
   sent: 0, acked: 0, frames: 0, bytes: 0,
   ack: [], actor: [], others: [], sizes: [], start: null, end: null,
+  // Actor latencies by the wall-clock second the action was sent: where in the window the
+  // tail is, to set beside the server's own log (collections, checkpoints).
+  seconds: new Map(),
 };
 const inWindow = () => phase === 'window';
 
@@ -250,7 +253,12 @@ function onState(p, msg, size) {
   if (rec) {
     const ms = now - rec.t;
     if (p === rec.actor) {
-      if (rec.counted) win.actor.push(ms);
+      if (rec.counted) {
+        win.actor.push(ms);
+        const second = Math.floor((performance.timeOrigin + rec.t) / 1000);
+        if (!win.seconds.has(second)) win.seconds.set(second, []);
+        win.seconds.get(second).push(ms);
+      }
       rec.sizes[1] = size;
       if (room.inflight === rec) room.inflight = null;
     } else {
@@ -579,6 +587,7 @@ async function main() {
       actor_state_bytes: Math.round(mean(sizes.map((s) => s[1])) ?? 0),
       other_state_bytes: Math.round(mean(others) ?? 0),
     },
+    timeline: [...win.seconds].map(([second, values]) => ({ second, ...percentiles(values) })),
     setup_s: {
       http: Math.round(tSetup - t0) / 1000, connect: Math.round(tConnect - tSetup) / 1000,
       start: Math.round(tStart - tConnect) / 1000,
