@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import random
+import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -146,6 +148,66 @@ def test_a_renewal_finds_the_lease_taken(app_factory: Callable[..., FastAPI], ur
         _wait(lambda: app.state.rooms.get(table.code) is None)
         for player in table.players:
             assert _closed_with(player) == 1012
+
+
+def test_a_renewal_extends_only_the_leases_still_ours(app_factory: Callable[..., FastAPI],
+                                                     url: str) -> None:
+    """One renewal of four rooms: the one still ours at its epoch and the one whose lease ran
+    out untaken are extended and marked listed as asked; the one another process took is left
+    as it is; it and the one at another epoch than ours are reported gone."""
+    app = app_factory(url)
+    with _serving(app) as client:
+        codes = [client.post("/api/rooms", json={"pseudo": "Léa"}).json()["code"]
+                 for _ in range(4)]
+        leases = client.app.state.rooms.leases  # type: ignore[attr-defined]
+        client.portal.call(client.app.state.rooms.keeper.stop)  # type: ignore[attr-defined]
+    ours, ran_out, taken, newer = codes
+    _sql(url, "UPDATE room_leases SET expires_ms = 0 WHERE room_code = :c", c=ran_out)
+    _sql(url, "UPDATE room_leases SET owner = 'process-b', epoch = epoch + 1, expires_ms = 7 "
+              "WHERE room_code = :c", c=taken)
+    _sql(url, "UPDATE room_leases SET epoch = epoch + 1, expires_ms = 7 WHERE room_code = :c",
+         c=newer)
+    held = {code: _lease(url, code)[1] for code in (ours, ran_out)}
+    held |= {taken: held[ours], newer: held[ours]}
+    before = int(time.time() * 1000)
+    assert leases.renew(held, [ran_out, taken]) == {ours, ran_out}
+    for code in (ours, ran_out):
+        assert _lease(url, code)[2] >= before + leases.ttl_ms - 1000
+    assert _lease(url, taken) == ("process-b", held[ours] + 1, 7)
+    assert _lease(url, newer)[1] == held[ours] + 1
+    listed = _sql(url, "SELECT room_code FROM room_leases WHERE listed = :t", t=True)
+    assert listed == [(ran_out,)]
+    assert leases.renew({}, []) == set()
+
+
+def test_sqlite_renews_on_the_loop_unless_the_thread_holds_the_lock(
+        app_factory: Callable[..., FastAPI], sqlite_url: str) -> None:
+    """On SQLite the keeper renews on the group commit's own connection (no database thread,
+    so no wait for SQLite's lock in it); while another connection holds the write lock it
+    gives up at once, writing nothing, and the renewal goes to the thread."""
+    app = app_factory(sqlite_url)
+    with _serving(app) as client:
+        code = client.post("/api/rooms", json={"pseudo": "Léa"}).json()["code"]
+        rooms = client.app.state.rooms  # type: ignore[attr-defined]
+        client.portal.call(rooms.keeper.stop)
+        _sql(sqlite_url, "UPDATE room_leases SET expires_ms = 0")
+        held = {code: _lease(sqlite_url, code)[1]}
+        assert rooms.store.renew_leases_here(held, []) == {code}
+        assert _lease(sqlite_url, code)[2] > 0
+        _sql(sqlite_url, "UPDATE room_leases SET expires_ms = 0")
+        locker = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), isolation_level=None,
+                                 check_same_thread=False)
+        try:
+            locker.execute("BEGIN IMMEDIATE")
+            assert rooms.store.renew_leases_here(held, []) is None
+            assert _lease(sqlite_url, code)[2] == 0
+            release = threading.Timer(0.3, locker.execute, ("ROLLBACK",))
+            release.start()
+            client.portal.call(rooms.keeper.tick)  # the thread waits for the lock
+            release.join()
+        finally:
+            locker.close()
+        assert _lease(sqlite_url, code)[2] > 0
 
 
 def test_take_over_after_the_lease_ran_out(app_factory: Callable[..., FastAPI], url: str,

@@ -18,12 +18,14 @@ import contextlib
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy import DateTime
 from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.sql import ClauseElement
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,21 +120,30 @@ class DriverConnection:
             check: Callable[[int, int], None]) -> None:
         """Run each statement over its rows in one transaction and commit; `check(i,
         rowcount)` after each may raise to roll the whole transaction back."""
+
+        def work(cursor: Any) -> None:
+            for i, (statement, rows) in enumerate(steps):
+                cursor.executemany(statement.sql, statement.params(rows))
+                check(i, cursor.rowcount)
+
+        self.transact(work)
+
+    def transact(self, work: Callable[[Any], T]) -> T:
+        """`work(cursor)` in one transaction, committed if it returns."""
         if self._conn is None:
             self._conn = self.connect()
         conn = self._conn
         try:
             cursor = conn.cursor()
             try:
-                for i, (statement, rows) in enumerate(steps):
-                    cursor.executemany(statement.sql, statement.params(rows))
-                    check(i, cursor.rowcount)
+                result = work(cursor)
             finally:
                 cursor.close()
             conn.commit()
         except BaseException:
             self._discard()
             raise
+        return result
 
     def connect(self) -> Any:
         """A driver connection from the engine's pool (its `_ConnectionFairy`)."""
@@ -173,10 +184,9 @@ class LoopSQLite(DriverConnection):
         cursor.close()
         return conn
 
-    def run(self, steps: Sequence[tuple[DriverStatement, Sequence[dict[str, Any]]]],
-            check: Callable[[int, int], None]) -> None:
+    def transact(self, work: Callable[[Any], T]) -> T:
         try:
-            super().run(steps, check)
+            return super().transact(work)
         except sqlite3.OperationalError as exc:
             if exc.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 raise Busy from exc

@@ -29,7 +29,9 @@ class LeaseKeeper:
     def __init__(self, db: Database, leases: Leases, interval: float, ttl: float,
                  held: Callable[[], dict[str, int]], lost: Callable[[str, int], None],
                  claim: Callable[[], Awaitable[int]] | None,
-                 listed: Callable[[], Iterable[str]] | None = None) -> None:
+                 listed: Callable[[], Iterable[str]] | None = None,
+                 renew_here: Callable[[dict[str, int], list[str]], set[str] | None] | None = None,
+                 ) -> None:
         self.db = db
         self.leases = leases
         self.interval = interval
@@ -39,6 +41,9 @@ class LeaseKeeper:
         self.claim = claim
         #: The held rooms this process lists as public (cluster: written with each renewal).
         self.listed = listed
+        #: Renews on the event loop where it can (`RoomStore.renew_leases_here`; None: it
+        #: could not, the database thread renews).
+        self.renew_here = renew_here
         self._task: asyncio.Task[None] | None = None
         #: `time.monotonic()` of the last renewal that reached the database.
         self.renewed_at = 0.0
@@ -71,7 +76,9 @@ class LeaseKeeper:
         started = time.monotonic()  # the new expiries count from no later than this
         if held:
             listed = list(self.listed()) if self.listed is not None else []
-            kept = await self.db.run(self.leases.renew, held, listed)
+            here = self.renew_here(held, listed) if self.renew_here is not None else None
+            kept = here if here is not None else await self.db.run(self.leases.renew, held,
+                                                                    listed)
         else:  # nothing to renew: still prove the leases could be (readiness)
             await self.db.run(self.leases.ping)
             kept = set()

@@ -9,6 +9,7 @@ Every write of an existing room saves its row first, fenced on the room's lease
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -19,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from yanniv.profiles.types import FinishedMatch
 from yanniv.server.action_sql import (
     PG_APPEND_ACTIONS,
+    Busy,
     DriverConnection,
     DriverStatement,
     LoopConnection,
@@ -282,6 +284,21 @@ class RoomStore:
                         (self._insert_action_sql, actions),
                         (self._deadline_sql, deadlines)], check)
         return set()
+
+    def renew_leases_here(self, held: dict[str, int], listed: Iterable[str]) -> set[str] | None:
+        """`Leases.renew` on the event loop, on SQLite's own connection of the group commit
+        (`writes_here`); None where it cannot (another database, or SQLite locked by a write
+        of the database thread's: `Busy`): the caller then renews in a database thread. In a
+        thread the renewal had to take SQLite's lock between two of the loop's batches, under
+        SQLite's back-off, and then held it while it waited for the GIL, with the loop's next
+        batches queued behind it."""
+        if self._here_connection is None:
+            return None
+        try:
+            return self._here_connection.transact(
+                lambda cursor: self.leases.renew(held, listed, cursor))
+        except Busy:
+            return None
 
     def checkpoint(self) -> None:
         """Copy SQLite's write-ahead log into the database file, without waiting for anyone

@@ -93,7 +93,7 @@ class ActionWriter:
             else:
                 if self.db.observe is not None:
                     self.db.observe(store.append_actions, time.perf_counter() - started)
-                self._written_here()
+                self.written_here()
                 return lost
         if not store.writes_on_loop:
             return await self.db.run(store.append_actions, writes)
@@ -126,10 +126,11 @@ class ActionWriter:
             _settle(future, LeaseLost(code) if code in lost else None)
 
 
-    def _written_here(self) -> None:
+    def written_here(self, batches: int = 1) -> None:
         """Every `CHECKPOINT_BATCHES` batches written on the loop, a checkpoint in the database
-        thread (the loop's connection runs none), one at a time."""
-        self._since_checkpoint += 1
+        thread (the loop's connection runs none), one at a time. Other writes on the loop's
+        connection (the lease renewals) count as `batches` of their size."""
+        self._since_checkpoint += batches
         if self._since_checkpoint >= CHECKPOINT_BATCHES and self._checkpoint is None:
             self._since_checkpoint = 0
             self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
