@@ -202,7 +202,7 @@ function newRoom(index) {
   for (let s = 0; s < SEATS; s += 1) {
     room.players.push({
       room, pseudo: `L${index}s${s}`, address: nextAddress(), cookie: null, token: null,
-      seat: null, ws: null, version: 0, view: null, closing: false, opened: null,
+      seat: null, ws: null, version: 0, legal: null, finished: false, closing: false, opened: null,
     });
   }
   return room;
@@ -210,9 +210,7 @@ function newRoom(index) {
 
 function actorOf(room) {
   for (const p of room.players) {
-    const v = p.view;
-    if (p.version === room.latest && v && v.pending && v.pending.seat === v.viewer
-        && v.legal_actions.length) return p;
+    if (p.version === room.latest && p.legal && p.legal.length) return p;
   }
   return null;
 }
@@ -221,7 +219,7 @@ function act(room) {
   if (room.inflight || room.done) return false;
   const p = actorOf(room);
   if (!p) return false;
-  const action = choose(p.view.legal_actions);
+  const action = choose(p.legal);
   const id = randomUUID().replaceAll('-', '');
   const rec = {
     id, t: performance.now(), actor: p, left: SEATS, version: room.latest + 1,
@@ -246,7 +244,12 @@ function onState(p, msg, size) {
   const room = p.room;
   const now = performance.now();
   p.version = msg.version;
-  p.view = msg.view;
+  // Only what acting needs is kept, not the view: a view kept until the next one (about a
+  // second) outlives V8's young generation, and 8,000 of them turning over made the old one
+  // fill and be collected every few seconds, pausing this loop for tens of milliseconds.
+  const v = msg.view;
+  p.legal = v && v.pending && v.pending.seat === v.viewer ? v.legal_actions : null;
+  p.finished = Boolean(v && v.finished);
   if (msg.room && typeof msg.room.your_seat === 'number') p.seat = msg.room.your_seat;
   if (msg.version > room.latest) room.latest = msg.version;
   const rec = room.records.get(msg.version);
@@ -272,7 +275,7 @@ function onState(p, msg, size) {
     }
   }
   if (msg.version === room.latest) {
-    const finished = Boolean(msg.view && msg.view.finished);
+    const finished = p.finished;
     if (finished && !room.finished) {
       stats.matchesFinished += 1;
       if (phase === 'warmup' || phase === 'window') rematch(room);
@@ -511,7 +514,7 @@ async function main() {
     const limit = Number(opt['match-end-timeout']) * 1000;
     phase = 'match-end';
     if (!END_PERIOD) for (const room of playing) if (!room.inflight && !act(room)) room.owed = true;
-    const over = (r) => !r.rematching && r.players.every((p) => p.view?.finished);
+    const over = (r) => !r.rematching && r.players.every((p) => p.finished);
     while (!playing.every(over) && performance.now() - tEnd < limit) await sleep(500);
     matchEnd = {
       finished_rooms: playing.filter(over).length,
