@@ -40,6 +40,8 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429
 CLOSE_TOO_MANY_SOCKETS = 4430
 CLOSE_SLOW = 4503
+#: The server failed on this socket (`server_error` first).
+CLOSE_SERVER_ERROR = 1011
 #: How long a client whose queue overflowed may take to read its error and close before its
 #: connection is cut (`Connection._abort_if_stuck`).
 SLOW_ABORT_SECONDS = 5.0

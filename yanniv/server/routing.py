@@ -32,6 +32,7 @@ import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from yanniv.server.codes import is_code, normalize_code
+from yanniv.server.connections import CLOSE_SERVER_ERROR
 from yanniv.server.errors import GameError, game_error
 from yanniv.server.leases import Holder
 from yanniv.server.protocol import ErrorOut, outgoing
@@ -44,8 +45,6 @@ ROOM_PATH = re.compile(r"/(?:api/rooms|ws)/([^/]+)(?:/.*)?")
 FORWARD_PREFIX = "/_yanniv_owner"
 #: Close code of a socket told `room_moved` (clients reconnect, as after a restart).
 CLOSE_RESTART = 1012
-#: Close code of a socket told `server_error`.
-CLOSE_ERROR = 1011
 log = logging.getLogger(__name__)
 
 
@@ -81,8 +80,8 @@ class OwnerRouting:
                     holder = await self.rooms.holder(code)
                 except Exception:  # the database is away: nothing can be served anyway
                     log.exception("room %s: looking up its holder failed", code)
-                    await _refuse(game_error("server_error"), {}, CLOSE_ERROR, scope, receive,
-                                  send)
+                    await _refuse(game_error("server_error"), {}, CLOSE_SERVER_ERROR, scope,
+                                  receive, send)
                     return
                 if holder is not None and (holder.owner == self.rooms.leases.owner
                                            or not holder.live):

@@ -46,6 +46,16 @@ class Inbox:
             self._getter = future
         return future
 
+    def take_received(self) -> list[Any]:
+        """Remove and return the client's messages waiting here (`websocket.receive`), in
+        order, leaving anything else (a disconnect): what `SocketProtocol.read_text` hands
+        its taker first."""
+        items = self._items
+        received = [m for m in items if m.get("type") == "websocket.receive"]
+        if received:
+            self._items = [m for m in items if m.get("type") != "websocket.receive"]
+        return received
+
     def empty(self) -> bool:
         return not self._items
 

@@ -1,15 +1,19 @@
 """The socket endpoint `/ws/{code}?token=...`: one seat's (or a spectator's) live connection.
 
-A reader loop validates each message (size, rate, JSON, pydantic model) and hands actions
-to the room; sending is the connection's (`connections.Connection`: on the sender's stack, or
-by a writer task while a send waits). Errors go to this socket only.
+A reader (`SocketReader`) validates each message (size, rate, JSON, pydantic model) as it
+arrives and hands actions to the room, one at a time; sending is the connection's
+(`connections.Connection`: on the sender's stack, or by a writer task while a send waits).
+Errors go to this socket only.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import Awaitable
+from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -22,6 +26,7 @@ from yanniv.server.connections import (
     CLOSE_FLOOD,
     CLOSE_NOT_FOUND,
     CLOSE_RATE_LIMITED,
+    CLOSE_SERVER_ERROR,
     CLOSE_TOO_MANY_SOCKETS,
     Connection,
 )
@@ -40,6 +45,7 @@ from yanniv.server.ratelimit import SocketCaps, TokenBucket, WrongCodeLimiter, r
 from yanniv.server.room import Room, Seat
 from yanniv.server.rooms import Rooms
 from yanniv.server.settings import Settings
+from yanniv.server.socket_protocol import READ_TEXT
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -125,15 +131,29 @@ async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
         conn.send(journal)
     if seat is not None and seat.connections == 1:
         room.broadcast_presence()
+    reader = SocketReader(conn, room, rooms, settings)
+    take = (ws.scope.get("extensions") or {}).get(READ_TEXT)
+    if take is not None:
+        take(reader.feed)  # text messages come to the reader as they arrive
     try:
-        # Read in this task (no reader task beside it): a socket whose send failed or that
-        # the server closed gets its disconnect from uvicorn, which ends the loop.
-        await _read_loop(conn, room, rooms, settings)
+        # Only the disconnect (and binary messages) come through `receive` then; without
+        # `read_text`, every message does. A socket whose send failed or that the server
+        # closed gets its disconnect from uvicorn, which ends the loop.
+        while not conn.closing or take is not None:
+            message = await conn.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            reader.feed(raw if raw is not None else message.get("bytes") or b"")
+            await reader.idle()
     except WebSocketDisconnect:
         pass
     except Exception:
         log.exception("room %s: socket reader failed", room.code)
     finally:
+        if take is not None:
+            take(None)
+        await reader.idle()
         room.connections.discard(conn)
         if seat is not None:
             seat.connections -= 1
@@ -143,60 +163,111 @@ async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
         await conn.finish(1.0)
 
 
-async def _read_loop(conn: Connection, room: Room, rooms: Rooms, settings: Settings) -> None:
-    bucket = TokenBucket(settings.flood_rate, settings.flood_burst)
-    limit = settings.max_message_bytes
-    while not conn.closing:
-        message = await conn.ws.receive()
-        if message["type"] == "websocket.disconnect":
+class SocketReader:
+    """A socket's messages, one at a time and in order: checked (rate, size, JSON, the
+    message model) as they arrive, and an action handed to the room in a task of its own,
+    the socket's next messages waiting until the room answered it. Fed by the protocol as
+    messages arrive (`socket_protocol.READ_TEXT`), or by the socket's task from `receive`."""
+
+    __slots__ = ("_action", "_backlog", "bucket", "conn", "limit", "room", "rooms")
+
+    def __init__(self, conn: Connection, room: Room, rooms: Rooms, settings: Settings) -> None:
+        self.conn = conn
+        self.room = room
+        self.rooms = rooms
+        self.bucket = TokenBucket(settings.flood_rate, settings.flood_burst)
+        self.limit = settings.max_message_bytes
+        #: Messages that came while an action was in the room's hands (the flood limit bounds
+        #: them), and that action's task.
+        self._backlog: list[str | bytes] = []
+        self._action: asyncio.Task[None] | None = None
+
+    def feed(self, raw: str | bytes) -> None:
+        """One message from the client; never raises (it runs in the protocol's read)."""
+        conn = self.conn
+        if conn.closing:
             return
-        raw = message.get("text")
-        if raw is None:
-            raw = message.get("bytes") or b""
-        if not bucket.take():
+        if not self.bucket.take():
             conn.send(error_text(game_error("flood")))
             conn.close(CLOSE_FLOOD)
             return
-        size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
-        if size > limit:
-            conn.send(error_text(game_error("message_too_large", limit)))
-            continue
-        await _handle(conn, room, rooms, raw)
+        if self._action is not None:
+            self._backlog.append(raw)
+            return
+        self._run(raw)
 
-
-async def _handle(conn: Connection, room: Room, rooms: Rooms, raw: str | bytes) -> None:
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        conn.send(error_text(game_error("bad_json")))
-        return
-    kind = data.get("type") if isinstance(data, dict) else None
-    message_id = data.get("id") if isinstance(data, dict) else None
-    message_id = message_id if isinstance(message_id, str) and len(message_id) <= 64 else None
-    if kind not in CLIENT_TYPES:
-        shown = orjson.dumps(kind).decode()[:40]  # as JSON: `null`, not Python's `None`
-        conn.send(error_text(game_error("unknown_type", shown), message_id))
-        return
-    plain = plain_action(data)
-    if plain is None:
+    def _run(self, raw: str | bytes) -> None:
+        """Handle `raw`, then what waited behind it, until an action must wait for the room;
+        a bug closes the socket (`server_error`) instead of reaching the protocol."""
         try:
-            parsed = CLIENT_MESSAGE.validate_python(data)
-        except ValidationError as exc:
-            french, english = validation_detail(exc.errors(), 1, WHOLE_MESSAGE)
-            conn.send(error_text(game_error("bad_message", french, english), message_id))
-            return
-        if not isinstance(parsed, ActionIn):
-            conn.send(PONG)
-            return
-        plain = parsed.id, parsed.version, parsed.action
-    action_id, version, action = plain
-    if conn.seat is None:
-        conn.send(error_text(game_error("spectator"), action_id))
-        return
-    try:
-        await rooms.act(room, conn.seat, action_id, version, action, conn)
-    except GameError as error:
-        conn.send(error_text(error, action_id))
-    except Exception:  # a bug must cost one refused action, not the connection
-        log.exception("room %s: action failed", room.code)
-        conn.send(error_text(game_error("server_error"), action_id))
+            while True:
+                plain = self._check(raw)
+                if plain is not None:
+                    self._action = asyncio.get_running_loop().create_task(self._act(plain))
+                    return
+                if not self._backlog or self.conn.closing:
+                    return
+                raw = self._backlog.pop(0)
+        except Exception:
+            log.exception("room %s: socket reader failed", self.room.code)
+            self.conn.send(error_text(game_error("server_error")))
+            self.conn.close(CLOSE_SERVER_ERROR)
+
+    async def _act(self, plain: tuple[str, int, Any]) -> None:
+        action_id, version, action = plain
+        conn = self.conn
+        assert conn.seat is not None
+        try:
+            await self.rooms.act(self.room, conn.seat, action_id, version, action, conn)
+        except GameError as error:
+            conn.send(error_text(error, action_id))
+        except Exception:  # a bug must cost one refused action, not the connection
+            log.exception("room %s: action failed", self.room.code)
+            conn.send(error_text(game_error("server_error"), action_id))
+        finally:
+            self._action = None
+        if self._backlog and not conn.closing:
+            self._run(self._backlog.pop(0))
+
+    async def idle(self) -> None:
+        """Return once no action of this socket is in the room's hands (and none waits)."""
+        while self._action is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._action)
+
+    def _check(self, raw: str | bytes) -> tuple[str, int, Any] | None:
+        """The action `raw` asks for, as (id, version, action); None when `raw` was answered
+        here (an error, a pong)."""
+        conn = self.conn
+        size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
+        if size > self.limit:
+            conn.send(error_text(game_error("message_too_large", self.limit)))
+            return None
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            conn.send(error_text(game_error("bad_json")))
+            return None
+        kind = data.get("type") if isinstance(data, dict) else None
+        message_id = data.get("id") if isinstance(data, dict) else None
+        message_id = message_id if isinstance(message_id, str) and len(message_id) <= 64 else None
+        if kind not in CLIENT_TYPES:
+            shown = orjson.dumps(kind).decode()[:40]  # as JSON: `null`, not Python's `None`
+            conn.send(error_text(game_error("unknown_type", shown), message_id))
+            return None
+        plain = plain_action(data)
+        if plain is None:
+            try:
+                parsed = CLIENT_MESSAGE.validate_python(data)
+            except ValidationError as exc:
+                french, english = validation_detail(exc.errors(), 1, WHOLE_MESSAGE)
+                conn.send(error_text(game_error("bad_message", french, english), message_id))
+                return None
+            if not isinstance(parsed, ActionIn):
+                conn.send(PONG)
+                return None
+            plain = parsed.id, parsed.version, parsed.action
+        if conn.seat is None:
+            conn.send(error_text(game_error("spectator"), plain[0]))
+            return None
+        return plain
