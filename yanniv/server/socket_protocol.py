@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import heapq
-import itertools
 import struct
 import weakref
 from collections.abc import Callable
@@ -160,8 +159,7 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         head = data[0]
         if head == 0x81:  # FIN, no extension bit, text
             self.curr_msg_data_type = "text"
-            self.frames = [apply_mask(data[start:], data[start - 4:start])]
-            self.send_receive_event_to_app()
+            self._deliver(apply_mask(data[start:], data[start - 4:start]))
             return True
         if head == 0x8A and start == 6:  # FIN, pong (a control frame: 125 bytes at most)
             self.awaiting_pong = False
@@ -169,9 +167,15 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         return False
 
     def send_receive_event_to_app(self) -> None:
-        """uvicorn's, but reading pauses only once `ws_max_queue` messages wait."""
-        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
-        self.frames = []
+        """uvicorn's, but reading pauses only once `ws_max_queue` messages wait, and the
+        list of a message's frames is emptied, not made anew for every message."""
+        frames = self.frames
+        data = frames[0] if len(frames) == 1 else b"".join(frames)
+        frames.clear()
+        self._deliver(data)
+
+    def _deliver(self, data: bytes) -> None:
+        """A whole message to the app (`curr_msg_data_type` says which kind)."""
         if self.close_sent:  # past `websocket.close`: discarded, as uvicorn does
             return
         if self.curr_msg_data_type == "text":
@@ -227,6 +231,21 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         return now + self.ping_interval
 
 
+class _Turn:
+    """A socket's place in the heartbeat's heap: made once per socket and moved in the heap
+    as its time changes, so that a ping costs no new object (a tuple per ping made every
+    socket's entry a young object of the cyclic collector's)."""
+
+    __slots__ = ("at", "protocol")
+
+    def __init__(self, at: float, protocol: SocketProtocol) -> None:
+        self.at = at
+        self.protocol = protocol
+
+    def __lt__(self, other: _Turn) -> bool:
+        return self.at < other.at
+
+
 class Heartbeat:
     """The pings of every socket of one server: a heap of when each is due next, looked at
     every `TICK` seconds by one timer (none while no socket is left)."""
@@ -236,8 +255,7 @@ class Heartbeat:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self._due: list[tuple[float, int, SocketProtocol]] = []
-        self._order = itertools.count()
+        self._due: list[_Turn] = []
         self._timer: asyncio.TimerHandle | None = None
 
     @classmethod
@@ -250,10 +268,7 @@ class Heartbeat:
 
     def add(self, protocol: SocketProtocol) -> None:
         assert protocol.ping_interval is not None
-        self._push(self.loop.time() + protocol.ping_interval, protocol)
-
-    def _push(self, due: float, protocol: SocketProtocol) -> None:
-        heapq.heappush(self._due, (due, next(self._order), protocol))
+        heapq.heappush(self._due, _Turn(self.loop.time() + protocol.ping_interval, protocol))
         if self._timer is None:
             self._timer = self.loop.call_later(self.TICK, self._tick)
 
@@ -261,10 +276,13 @@ class Heartbeat:
         self._timer = None
         now = self.loop.time()
         due = self._due
-        while due and due[0][0] <= now:
-            protocol = heapq.heappop(due)[2]
-            again = protocol.beat(now)
-            if again is not None:
-                heapq.heappush(due, (again, next(self._order), protocol))
+        while due and due[0].at <= now:
+            turn = due[0]
+            again = turn.protocol.beat(now)
+            if again is None:
+                heapq.heappop(due)
+            else:
+                turn.at = again
+                heapq.heapreplace(due, turn)
         if due:
             self._timer = self.loop.call_later(self.TICK, self._tick)
