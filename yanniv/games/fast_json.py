@@ -150,32 +150,40 @@ class ViewMemo:
     field again for every seat and every change, and which takes a fifth of the memory of
     the data (a whole match's history: ~2 KB of text against ~9.5 KB of lists and dicts)."""
 
-    __slots__ = ("_convert", "_memo")
+    __slots__ = ("_convert", "_data", "_values")
 
     def __init__(self, encoder: FastEncoder, convert: _Converter) -> None:
         del encoder  # each field's converter is generated into `convert` (`view_converter`)
         self._convert = convert
-        self._memo: dict[str, tuple[Any, Any]] = {}
+        #: Each field's latest value and its conversion, in two dicts rather than a pair per
+        #: field: a new pair at every change of a room was one more young object for the
+        #: cyclic collector per field and room.
+        self._values: dict[str, Any] = {}
+        self._data: dict[str, Any] = {}
 
     def _memoized(self, name: str, value: Any, convert: _Converter) -> Any:
-        cached = self._memo.get(name)
-        if (cached is not None and (cached[0] is value or cached[0] == value)
-                and type(cached[1]) is not Fragment):
-            return cached[1]
+        data = self._data.get(name)
+        if data is not None and type(data) is not Fragment:
+            kept = self._values[name]
+            if kept is value or kept == value:
+                return data
         data = convert(value)
-        self._memo[name] = (value, data)
+        self._values[name] = value
+        self._data[name] = data
         return data
 
     def _fragment(self, name: str, value: Any, convert: _Converter) -> Any:
-        cached = self._memo.get(name)
-        if (cached is not None and (cached[0] is value or cached[0] == value)
-                and type(cached[1]) is Fragment):
-            return cached[1]
+        data = self._data.get(name)
+        if type(data) is Fragment:
+            kept = self._values[name]
+            if kept is value or kept == value:
+                return data
         # As text: the bytes orjson returns keep its whole output buffer (~8 KB for 1.5 KB of
         # JSON, measured), which a kept field would hold for the room's life.
-        kept = Fragment(dumps(convert(value)).decode())
-        self._memo[name] = (value, kept)
-        return kept
+        data = Fragment(dumps(convert(value)).decode())
+        self._values[name] = value
+        self._data[name] = data
+        return data
 
     def view(self, view: Any) -> dict[str, Any]:
         data: dict[str, Any] = self._convert(view, self._memoized)
