@@ -148,7 +148,8 @@ def _live(since: datetime) -> ColumnElement[bool]:
 
 
 class Leases:
-    """This process's leases: blocking calls, run in the database threads."""
+    """This process's leases: blocking calls, run in the database threads (a renewal on
+    SQLite also on the event loop, on the group commit's connection)."""
 
     def __init__(self, engine: Engine, owner: str, ttl_ms: int, url: str = "") -> None:
         self.engine = engine
@@ -211,7 +212,7 @@ class Leases:
         that ran out but nobody took is renewed too: its epoch proves nobody wrote since.
         The same statement marks which of them we list among the public rooms (`listed`).
         In a transaction of its own, or of SQLite's `cursor` (on the event loop, where the
-        group commit writes: `RoomStore.renew_leases`).
+        group commit writes: `RoomStore.renew_leases_here`).
 
         Two statements whatever the number of rooms, the codes passed as one JSON value, each
         run in one step of the driver: the update, then the read of the codes no longer ours

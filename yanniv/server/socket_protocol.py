@@ -85,7 +85,7 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.queue = Inbox(self.loop)  # type: ignore[assignment]
         self.writable = Flag(self.loop)  # type: ignore[assignment]
-        #: The app's taker of text messages (`read_text`), if it gave one.
+        #: The app's taker of messages (`read_text`), if it gave one.
         self.on_text: Callable[[str | bytes], None] | None = None
 
     def handle_connect(self, event: Any) -> None:
@@ -178,24 +178,21 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         """A whole message to the app (`curr_msg_data_type` says which kind)."""
         if self.close_sent:  # past `websocket.close`: discarded, as uvicorn does
             return
+        value: str | bytes = data
         if self.curr_msg_data_type == "text":
             try:
-                text = data.decode()
+                value = data.decode()
             except UnicodeDecodeError:
                 self.logger.exception("Invalid UTF-8 sequence received from client.")
                 self.conn.send_close(1007)
                 self.handle_parser_exception()
                 return
-            taker = self.on_text
-            if taker is not None:
-                taker(text)
-                return
-            self.queue.put_nowait({"type": "websocket.receive", "text": text})
-        elif self.on_text is not None:
-            self.on_text(data)
+        taker = self.on_text
+        if taker is not None:
+            taker(value)
             return
-        else:
-            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
+        kind = "text" if self.curr_msg_data_type == "text" else "bytes"
+        self.queue.put_nowait({"type": "websocket.receive", kind: value})
         if not self.read_paused and self.queue.qsize() >= self.config.ws_max_queue:
             self.read_paused = True
             self.transport.pause_reading()

@@ -134,10 +134,10 @@ async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
     reader = SocketReader(conn, room, rooms, settings)
     take = (ws.scope.get("extensions") or {}).get(READ_TEXT)
     if take is not None:
-        take(reader.feed)  # text messages come to the reader as they arrive
+        take(reader.feed)  # messages come to the reader as they arrive
     try:
-        # Only the disconnect (and binary messages) come through `receive` then; without
-        # `read_text`, every message does. A socket whose send failed or that the server
+        # Only the disconnect comes through `receive` then; without `read_text`, every
+        # message does. A socket whose send failed or that the server
         # closed gets its disconnect from uvicorn, which ends the loop.
         while not conn.closing or take is not None:
             message = await conn.ws.receive()
