@@ -234,18 +234,18 @@ class RoomStore:
         Returns the codes of the rooms whose lease is gone: nothing of theirs was written, the
         others are committed."""
         assert self._loop_connection is not None
-        owner = self.leases.owner
         rows = []
         for w in writes:
             room, action = w.room, w.action
-            rows.append({"b_code": room["code"], "b_owner": owner, "b_epoch": room["lease_epoch"],
-                         "b_status": room["status"], "b_version": room["version"],
-                         "b_updated_at": room["updated_at"], "match_id": w.match_id,
+            rows.append({"code": room["code"], "epoch": room["lease_epoch"],
+                         "status": room["status"], "version": room["version"],
+                         "updated_at": room["updated_at"], "match_id": w.match_id,
                          "step": action["step"], "seat": action["seat"],
-                         "version": action["version"], "action": json_text(action["action"]),
-                         "client_id": action["client_id"], "by_timer": action["by_timer"],
-                         "created_at": action["created_at"], "b_deadline_ms": w.deadline_ms})
-        written = await self._loop_connection.run_one(PG_APPEND_ACTIONS, rows)
+                         "action": action["action"], "client_id": action["client_id"],
+                         "by_timer": action["by_timer"], "created_at": action["created_at"],
+                         "deadline_ms": w.deadline_ms})
+        written = await self._loop_connection.run_one(PG_APPEND_ACTIONS, rows,
+                                                      self.leases.owner)
         return {w.room["code"] for w in writes} - {code for (code,) in written}
 
     def append_actions(self, writes: list[ActionWrite], here: bool = False) -> set[str]:
