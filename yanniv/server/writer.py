@@ -55,14 +55,21 @@ class ActionWriter:
         self.busy = 0
         self._since_checkpoint = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        #: The loop of the batch being gathered: looked up once a batch, not once an action
+        #: (`asyncio.get_running_loop` is a `getpid` system call each time on Python 3.11).
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._drainer: asyncio.Task[None] | None = None
 
     async def append(self, write: ActionWrite) -> None:
         """Write `write`; return once its transaction committed (raise if it failed)."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = self._loop
+        if not self._draining or loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
         self._queue.append((write, future))
         if not self._draining:
             self._draining = True
-            asyncio.get_running_loop().create_task(self._drain())
+            self._drainer = loop.create_task(self._drain())
         # Not shielded: a caller cancelled meanwhile (a server stopping) cancels only its own
         # future; the batch is written all the same and `_settle` skips that future. The room
         # is then behind its row in memory, which a shield would not change (the caller gets

@@ -169,7 +169,7 @@ class SocketReader:
     the socket's next messages waiting until the room answered it. Fed by the protocol as
     messages arrive (`socket_protocol.READ_TEXT`), or by the socket's task from `receive`."""
 
-    __slots__ = ("_action", "_backlog", "bucket", "conn", "limit", "room", "rooms")
+    __slots__ = ("_action", "_backlog", "_loop", "bucket", "conn", "limit", "room", "rooms")
 
     def __init__(self, conn: Connection, room: Room, rooms: Rooms, settings: Settings) -> None:
         self.conn = conn
@@ -181,6 +181,8 @@ class SocketReader:
         #: them), and that action's task.
         self._backlog: list[str | bytes] = []
         self._action: asyncio.Task[None] | None = None
+        #: Made on the socket's loop; kept, since looking it up is a system call on 3.11.
+        self._loop = asyncio.get_running_loop()
 
     def feed(self, raw: str | bytes) -> None:
         """One message from the client; never raises (it runs in the protocol's read)."""
@@ -203,7 +205,7 @@ class SocketReader:
             while True:
                 plain = self._check(raw)
                 if plain is not None:
-                    self._action = asyncio.get_running_loop().create_task(self._act(plain))
+                    self._action = self._loop.create_task(self._act(plain))
                     return
                 if not self._backlog or self.conn.closing:
                     return
