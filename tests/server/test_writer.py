@@ -149,6 +149,20 @@ def test_a_window_gathers_the_actions_that_arrive_during_it(tmp_path: Path,
     assert writer.actions == 5
 
 
+def test_a_full_batch_goes_without_waiting_out_its_window(tmp_path: Path,
+        store_cls: type[FakeStore]) -> None:
+    """`BATCH_TARGET` actions 1 ms apart under a 30 s window: the batch goes once it holds
+    them, all in one transaction (waiting out the window, the run would last 30 s)."""
+    target = writer_module.BATCH_TARGET
+    started = time.perf_counter()
+    store, writer, outcome = _run(tmp_path, [_write(n) for n in range(target)], store_cls,
+                                  window=30.0, spacing=0.001)
+    assert time.perf_counter() - started < 10
+    assert outcome == {n: True for n in range(target)}
+    assert store.transactions == [list(range(target))]
+    assert writer.actions == target
+
+
 def test_a_bad_row_fails_only_its_own_action(tmp_path: Path,
         store_cls: type[FakeStore]) -> None:
     writes = [_write(n, bad=(n == 7)) for n in range(20)]
