@@ -3,14 +3,13 @@
 An action's write is, per batch, three `executemany` (the rooms' fenced versions, the log rows,
 the matches' deadlines) in one transaction, or on PostgreSQL one statement over the batch as
 JSON that does all three (`PG_APPEND_ACTIONS`). Through SQLAlchemy's Core `execute`, each of
-them pays,
-per row, the bind-parameter processing (a Python function per value, `json.dumps` for the
-action) and, per call, the compiled statement's execution context: under load that was most of
-the database thread's hold on the GIL, which the event loop then waits for. Here the statements
-are compiled by SQLAlchemy once (same SQL, same fence), and the rows are handed to the driver
-as tuples or dicts whose values are already in the driver's terms: the action as JSON text
-(orjson), datetimes as SQLAlchemy's SQLite dialect stores them (its own bind processor, so the
-rows read back exactly as the ORM's), or as they are for psycopg.
+them pays, per row, the bind-parameter processing (a Python function per value, `json.dumps`
+for the action) and, per call, the compiled statement's execution context: under load that
+was most of the database thread's hold on the GIL, which the event loop then waits for. Here
+the statements are compiled by SQLAlchemy once (same SQL, same fence), and the rows are handed
+to the driver as tuples whose values are already in the driver's terms: the action as JSON
+text (orjson), datetimes as SQLAlchemy's SQLite dialect stores them (its own bind processor,
+so the rows read back exactly as the ORM's); PostgreSQL's batch is one JSON text (orjson).
 """
 
 from __future__ import annotations
