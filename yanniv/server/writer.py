@@ -7,7 +7,7 @@ thread hand-offs; written together they cost one hand-off, three prepared `execu
 commit per batch (on PostgreSQL, one statement on the event loop; on SQLite, the three on the
 event loop too, with a connection that never waits for a lock: a batch that finds the database
 locked by another write goes to the thread instead). A batch waits `window` seconds after its
-first action (`Settings.group_commit_window`, 10 ms; 0: it goes at once), or until it holds
+first action (`Settings.group_commit_window`, 20 ms; 0: it goes at once), or until it holds
 `BATCH_TARGET` actions, and the actions that arrive while a batch is being written form the
 next one, so batches grow with the load.
 
