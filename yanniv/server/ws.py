@@ -137,8 +137,8 @@ async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
         take(reader.feed)  # messages come to the reader as they arrive
     try:
         # Only the disconnect comes through `receive` then; without `read_text`, every
-        # message does. A socket whose send failed or that the server
-        # closed gets its disconnect from uvicorn, which ends the loop.
+        # message does. A socket whose send failed or that the server closed gets its
+        # disconnect from uvicorn, which ends the loop.
         while not conn.closing or take is not None:
             message = await conn.ws.receive()
             if message["type"] == "websocket.disconnect":
