@@ -9,6 +9,12 @@ the whole `Rooms.act` on the event-loop thread (checks, apply, views, queueing �
 loop spends besides waiting for the database); the database write (wall time, in the DB
 thread); and the process CPU including the database thread.
 
+`--gap MS` sleeps MS milliseconds before each action (outside what is measured): the same
+work costs more CPU when the loop was idle before it, since what an action touches has left
+the processor's caches meanwhile (docs/OPERATIONS.md, « Idle gaps »). `--window S` sets the
+group commit's window (default: `Settings.group_commit_window`; with a window, each action
+waits it out, an idle gap of its own).
+
 `--instructions M` instead counts the instructions per action of the rooms part under
 valgrind's cachegrind: a run of M + 1 matches minus a run of 1 (start-up cancels out), over
 the actions of those M matches. Unlike CPU time, that figure does not move with the load.
@@ -89,8 +95,11 @@ def bench_engine(seats: int, matches: int) -> tuple[float, float, int]:
     return apply_s / actions, views_s / actions, actions
 
 
-async def bench_rooms(seats: int, matches: int, url: str) -> dict[str, float]:
+async def bench_rooms(seats: int, matches: int, url: str, gap: float = 0.0,
+                      window: float | None = None) -> dict[str, float]:
     settings = Settings(database_url=url)
+    if window is not None:
+        settings = settings.model_copy(update={"group_commit_window": window})
     from yanniv.db.session import Database
 
     db = Database(url)
@@ -120,6 +129,8 @@ async def bench_rooms(seats: int, matches: int, url: str) -> dict[str, float]:
             legal = legal_actions(state)
             action = default_action(state) if rng.random() < 0.9 else rng.choice(legal)
             actor = sockets[state.to_act]
+            if gap:
+                await asyncio.sleep(gap)
             t0 = time.thread_time()
             w0 = time.perf_counter()
             await rooms.act(room, actor.seat, f"id{count}", room.version,
@@ -135,6 +146,7 @@ async def bench_rooms(seats: int, matches: int, url: str) -> dict[str, float]:
         "loop_cpu_ms": mean(loop_cpu) * 1000,
         "wall_ms": mean(walls) * 1000,
         "process_cpu_ms": total_cpu / count * 1000,
+        "window": settings.group_commit_window,
     }
 
 
@@ -194,6 +206,10 @@ def main() -> None:
                              "(default: a temporary SQLite file)")
     parser.add_argument("--rooms-only", action="store_true",
                         help="skip the engine-only figures (apply, views+events)")
+    parser.add_argument("--gap", type=float, default=0.0, metavar="MS",
+                        help="idle milliseconds before each action (not measured)")
+    parser.add_argument("--window", type=float, default=None, metavar="S",
+                        help="the group commit's window in seconds (default: the setting's)")
     parser.add_argument("--instructions", type=int, default=0, metavar="M",
                         help="count instructions per action of M matches under cachegrind")
     args = parser.parse_args()
@@ -206,9 +222,11 @@ def main() -> None:
         print(f"views+events, {args.seats} seats, orjson: {views_s * 1e6:8.1f} µs/action")
     with tempfile.TemporaryDirectory() as folder, scratch_database(args.database_url) as scratch:
         url = scratch or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
-        figures = asyncio.run(bench_rooms(args.seats, args.matches, url))
+        figures = asyncio.run(bench_rooms(args.seats, args.matches, url, args.gap / 1000,
+                                          args.window))
     print(f"Rooms.act, event-loop CPU:    {figures['loop_cpu_ms'] * 1000:8.1f} µs/action "
-          f"({figures['actions']} actions, database: {url.split(':')[0]})")
+          f"({figures['actions']} actions, database: {url.split(':')[0]}, "
+          f"idle gap {args.gap:g} ms, window {figures['window'] * 1000:g} ms)")
     print(f"Rooms.act, wall (with write): {figures['wall_ms'] * 1000:8.1f} µs/action")
     print(f"process CPU incl. DB thread:  {figures['process_cpu_ms'] * 1000:8.1f} µs/action")
 
