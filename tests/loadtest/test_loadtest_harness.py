@@ -65,3 +65,24 @@ def test_the_ramp_plays_every_server_and_reports_figures(tmp_path: Path) -> None
     end = next(i for i, line in enumerate(lines) if line.startswith("end:"))
     rows = [line.split() for line in lines[header + 1:end]]
     assert [row[:2] for row in rows] == [["2", kind] for kind in KINDS]
+
+
+def test_the_cpu_split_reads_each_thread_of_a_process() -> None:
+    """`cpu_split.threads`, checked against what this process knows of itself: the user time
+    it spends shows in its own thread's counters, and no thread is counted twice."""
+    sys.path.insert(0, str(ROOT / "scripts" / "loadtest"))
+    try:
+        import cpu_split
+    finally:
+        sys.path.remove(str(ROOT / "scripts" / "loadtest"))
+    before = cpu_split.threads(os.getpid())
+    spent = os.times().user
+    total = 0
+    while os.times().user - spent < 0.2:  # 0.2 s of user time, in this (the main) thread
+        total += sum(range(1000))
+    after = cpu_split.threads(os.getpid())
+    main = str(os.getpid())  # the main thread's id is the process's
+    assert after.keys() >= {main} and len(after) == len(set(after))
+    gained = after[main][1] - before[main][1]
+    assert 0.15 <= gained <= 2.0, (before[main], after[main])
+    assert all(counters[3] >= 0 and counters[4] >= 0 for counters in after.values())
