@@ -18,7 +18,12 @@ socket clients per room (`crash.SeatClient`) play every match to its end. Checks
   `--redis URL` (lobby changes on Redis pub/sub, the periodic read set to a minute) each
   listener must have them within 3 s of the last host connecting: only the push can do that;
 - every match finished (its summary, through the balancer, says `finished`);
-- at the end the public list is the same from every process (empty: the hosts left).
+- at the end the public list is the same from every process (empty: the hosts left);
+- with `--redis`, the wrong-code limit (set to `WRONG_CODE_LIMIT`, counted in Redis) counts
+  across processes: from one fresh client address, three times the limit of unknown codes
+  through the balancer, which sends each to the process its code hashes to, get exactly the
+  limit of `404`s, then `429` (a process counting alone would let up to three times as many
+  through; `--local-limits` makes them do so, and the run must fail).
 
 `--no-advertise` starts the processes without an address: a request reaching the wrong
 process then cannot be sent on, and the run must fail (the check can fail). Every process
@@ -32,6 +37,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import shutil
 import sys
 import tempfile
@@ -113,6 +119,31 @@ async def _pushed(ws: Any, codes: list[str], deadline: float) -> bool:
             return True
 
 
+#: Unknown room codes one client address may try within the window (`--redis` runs only).
+WRONG_CODE_LIMIT = 6
+#: Room codes, as docs/PROTOCOL.md gives them: 6 characters of this alphabet.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
+async def wrong_codes_counted_together(base: str, known: set[str]) -> str | None:
+    """A problem, or None if unknown codes sent through the balancer from one fresh address
+    got exactly `WRONG_CODE_LIMIT` answers of 404 and then only 429. The address is a random
+    one of 127.0.0.0/8 (nginx names it to the processes; Redis keeps counts for the window, so
+    a fixed address would start a second run already limited)."""
+    a, b, c = (secrets.randbelow(254) + 1 for _ in range(3))
+    address = f"127.{a}.{b}.{c}"
+    codes: list[str] = []
+    while len(codes) < 3 * WRONG_CODE_LIMIT:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        if code not in known and code not in codes:
+            codes.append(code)
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=base, timeout=10, transport=transport) as http:
+        statuses = [(await http.get(f"/api/rooms/{code}")).status_code for code in codes]
+    wanted = [404] * WRONG_CODE_LIMIT + [429] * (len(codes) - WRONG_CODE_LIMIT)
+    return None if statuses == wanted else f"unknown codes from {address}: {statuses}"
+
+
 async def public_lists(servers: list[Server]) -> list[list[str]]:
     """The public room codes each process lists, asked directly."""
     lists = []
@@ -125,7 +156,7 @@ async def public_lists(servers: list[Server]) -> list[list[str]]:
 
 
 async def scenario(url: str, servers: list[Server], base: str, rooms: int,
-                   rng: random.Random, within: float) -> dict[str, Any]:
+                   rng: random.Random, within: float, shared_limits: bool) -> dict[str, Any]:
     problems: list[str] = []
     clients: list[SeatClient] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -159,6 +190,10 @@ async def scenario(url: str, servers: list[Server], base: str, rooms: int,
     lists = await public_lists(servers)
     if any(listed != lists[0] for listed in lists):
         problems.append(f"public lists differ: {lists}")
+    if shared_limits:
+        wrong = await wrong_codes_counted_together(base, set(held))
+        if wrong is not None:
+            problems.append(wrong)
     return {"spread": spread, "finished": len(finished), "problems": problems}
 
 
@@ -170,9 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-advertise", action="store_true",
                         help="processes without YANNIV_ADVERTISE_URL: the run must fail")
+    parser.add_argument("--local-limits", action="store_true",
+                        help="with --redis, limits counted by each process alone (memory://): "
+                             "the wrong-code check must then fail")
     parser.add_argument("--redis", default="",
                         help="a Redis URL: lobby changes announced on it, listeners must be "
-                             "pushed them within 3 s (else within the 3 s periodic read + 8 s)")
+                             "pushed them within 3 s (else within the 3 s periodic read + 8 s), "
+                             "and the wrong-code limit counted on it across processes")
     ns = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="yanniv-balanced-"))
     postgres = Postgres(ns.postgres_url)
@@ -181,13 +220,14 @@ def main(argv: list[str] | None = None) -> int:
     nginx = None
     started = time.monotonic()
     try:
-        more = ({"YANNIV_REDIS_URL": ns.redis, "YANNIV_LOBBY_REFRESH_SECONDS": "60"}
-                if ns.redis else {})
+        more = ({"YANNIV_REDIS_URL": ns.redis, "YANNIV_LOBBY_REFRESH_SECONDS": "60",
+                 "YANNIV_LIMITS_STORAGE": "memory://" if ns.local_limits else ns.redis,
+                 "YANNIV_WRONG_CODE_LIMIT": str(WRONG_CODE_LIMIT)} if ns.redis else {})
         servers = start_advertised(url, workdir, ns.processes, 5.0, 1.5, not ns.no_advertise,
                                    more)
         nginx, base = start_nginx(workdir, [f"127.0.0.1:{s.port}" for s in servers])
         result = asyncio.run(scenario(url, servers, base, ns.rooms, random.Random(ns.seed),
-                                      3.0 if ns.redis else 11.0))
+                                      3.0 if ns.redis else 11.0, bool(ns.redis)))
     finally:
         if nginx is not None:
             stop_pid(nginx)

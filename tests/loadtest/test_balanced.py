@@ -29,7 +29,8 @@ def test_rooms_spread_over_three_processes_play_to_the_end(postgres_admin_url: s
                                                             nginx_path: str,
                                                             redis_url: str) -> None:
     """Lobby changes on Redis too: every process's and the balancer's lobby listeners are
-    pushed the public rooms within 3 s (the periodic read set to a minute)."""
+    pushed the public rooms within 3 s (the periodic read set to a minute); and the wrong-code
+    limit, counted in Redis, holds across the three processes."""
     run = _balanced(postgres_admin_url, "--processes", "3", "--rooms", "20", "--seed", "20",
                     "--redis", redis_url)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -45,3 +46,15 @@ def test_without_addresses_rooms_elsewhere_cannot_be_reached(postgres_admin_url:
                     "--no-advertise")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "10/10 matches finished" not in run.stdout and "answered 404" in run.stdout
+
+
+@pytest.mark.postgres
+def test_a_wrong_code_limit_counted_by_each_process_alone_is_caught(postgres_admin_url: str,
+                                                                    nginx_path: str,
+                                                                    redis_url: str) -> None:
+    """The wrong-code check can fail: with each process counting its own (`memory://`), the
+    unknown codes that nginx spreads over the three get more than the limit of 404s."""
+    run = _balanced(postgres_admin_url, "--processes", "3", "--rooms", "3", "--seed", "22",
+                    "--redis", redis_url, "--local-limits")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "3/3 matches finished" in run.stdout and "unknown codes from 127." in run.stdout
