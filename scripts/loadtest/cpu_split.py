@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import servers
-from ramp import DEFAULT_POSTGRES
+from ramp import DEFAULT_POSTGRES, generator_cpu, raise_open_files, uptime
 
 TICK = os.sysconf("SC_CLK_TCK")
 Counters = tuple[str, float, float, int, int]
@@ -86,15 +86,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES)
     args = parser.parse_args()
-    print(f"start: {time.strftime('%H:%M:%S')}, load {os.getloadavg()[0]:.2f}")
+    raise_open_files()
+    print(f"start: {uptime()}")
     options = servers.GeneratorOptions(rooms=args.rooms, duration=args.duration,
                                        warmup=args.warmup, rate=args.rate, seed=args.seed,
-                                       cpu=str(os.cpu_count() - 1) if os.cpu_count() else None)
+                                       cpu=generator_cpu("auto"))
     postgres = servers.Postgres(args.postgres_url)
     with tempfile.TemporaryDirectory(prefix="yanniv-cpu-") as folder:
         for kind in args.servers.split(","):
             measure(kind, Path(folder), options, postgres)
-    print(f"end: {time.strftime('%H:%M:%S')}, load {os.getloadavg()[0]:.2f}")
+    print(f"end: {uptime()}")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from tests.conftest import skip_or_fail
@@ -69,7 +70,7 @@ def test_the_ramp_plays_every_server_and_reports_figures(tmp_path: Path) -> None
 
 def test_the_cpu_split_reads_each_thread_of_a_process() -> None:
     """`cpu_split.threads`, checked against what this process knows of itself: the user time
-    it spends shows in its own thread's counters, and no thread is counted twice."""
+    it spends shows in its own thread's counters, and every thread Python knows of is there."""
     sys.path.insert(0, str(ROOT / "scripts" / "loadtest"))
     try:
         import cpu_split
@@ -82,7 +83,7 @@ def test_the_cpu_split_reads_each_thread_of_a_process() -> None:
         total += sum(range(1000))
     after = cpu_split.threads(os.getpid())
     main = str(os.getpid())  # the main thread's id is the process's
-    assert after.keys() >= {main} and len(after) == len(set(after))
+    assert main in after and len(after) >= threading.active_count()
     gained = after[main][1] - before[main][1]
     assert 0.15 <= gained <= 2.0, (before[main], after[main])
     assert all(counters[3] >= 0 and counters[4] >= 0 for counters in after.values())
