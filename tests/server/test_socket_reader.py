@@ -7,6 +7,7 @@ that came before the reader took over reach it first, in order (at the protocol 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -74,8 +75,11 @@ def test_flood_size_and_bad_json_are_answered_as_before(sqlite_url: str,
         assert _answers(seat, 1)[0]["code"] == "message_too_large"
         seat.send(json.dumps({"type": "ping"}))
         assert _answers(seat, 1)[0]["type"] == "pong"
-        for _ in range(3):
-            seat.send(json.dumps({"type": "ping"}))
+        # The server may close the socket before the last ping is sent: that send raises,
+        # and what the server answered before closing is still read below.
+        with contextlib.suppress(ConnectionClosed):
+            for _ in range(3):
+                seat.send(json.dumps({"type": "ping"}))
         answers = []
         with pytest.raises(ConnectionClosed) as closed:
             while True:
