@@ -8,8 +8,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from yanniv.db.session import normalize_url
 
 # 10 s per decision, scaled to 50 ms.
 FAST = {"timer_scale": 0.005}
@@ -79,3 +83,37 @@ def test_deadline_survives_restart(app_factory: Callable[..., FastAPI], table_cl
         later = player.recv_until(lambda m: m["type"] == "state" and m["version"] > version)[-1]
         assert time.time() * 1000 >= deadline - 50
         assert later["version"] == version + 1
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+@pytest.mark.parametrize("timer", [10, None])
+def test_the_stored_deadline_follows_every_action(
+        database: str, timer: int | None, request: pytest.FixtureRequest,
+        app_factory: Callable[..., FastAPI], table_cls: Any) -> None:
+    """What a restart would read (`room_matches.deadline_ms`, read back here with plain SQL)
+    is the deadline the seats were sent, after every action: a new one with a timer, none
+    without (the write skips an unchanged deadline; on PostgreSQL, the group commit's one
+    statement does)."""
+    url = request.getfixturevalue("sqlite_url" if database == "sqlite" else "postgres_url")
+    engine = create_engine(normalize_url(url))
+    settings = {"timer_seconds": timer, "manches": 1}
+    try:
+        with TestClient(app_factory(url)) as client, table_cls(client, 2, settings) as table:
+            table.connect()
+            state = table.sync()
+            room = client.app.state.rooms.get(table.code)
+            rng = random.Random(5)
+            for _ in range(8):
+                actor = table.players[state["view"]["pending"]["seat"]]
+                own = actor.wait_version(state["version"])
+                answer = actor.act(rng.choice(own["view"]["legal_actions"]), own["version"])
+                assert answer["type"] == "ack", answer
+                state = table.players[0].wait_version(answer["version"])
+                with engine.connect() as conn:
+                    stored = conn.execute(
+                        text("SELECT deadline_ms FROM room_matches WHERE id = :id"),
+                        {"id": room.match.id}).scalar_one()
+                assert stored == state["deadline"]
+                assert (stored is None) == (timer is None)
+    finally:
+        engine.dispose()

@@ -79,7 +79,8 @@ PG_APPEND_ACTIONS = RecordsetStatement(
     "by_timer, created_at) SELECT u.match_id, u.step, u.seat, u.version, u.action, u.client_id, "
     "u.by_timer, u.created_at FROM u JOIN fenced ON fenced.code = u.code), "
     "timed AS (UPDATE room_matches SET deadline_ms = u.deadline_ms FROM u JOIN fenced "
-    "ON fenced.code = u.code WHERE room_matches.id = u.match_id) "
+    "ON fenced.code = u.code WHERE room_matches.id = u.match_id "
+    "AND room_matches.deadline_ms IS DISTINCT FROM u.deadline_ms) "
     "SELECT code FROM fenced")
 
 

@@ -39,9 +39,12 @@ _ROOMS: Table = RoomRow.__table__  # type: ignore[assignment]
 _ROOM_FIELDS = ("game", "public", "status", "host_seat", "settings", "version", "updated_at")
 # Statements of the per-action write, built once (building them costs more than running them).
 _INSERT_ACTION = insert(_ACTIONS)
+# Only a deadline that changed is written: most rooms play without a timer, and rewriting
+# NULL over NULL at every action cost a row write (on PostgreSQL a new row version).
 _SET_DEADLINE = (
     update(_MATCHES)
-    .where(_MATCHES.c.id == bindparam("b_id"))
+    .where(_MATCHES.c.id == bindparam("b_id"),
+           _MATCHES.c.deadline_ms.is_distinct_from(bindparam("b_deadline_ms")))
     .values(deadline_ms=bindparam("b_deadline_ms"))
 )
 _SET_ROOM = (
