@@ -231,6 +231,36 @@ def test_a_yaniv_match_played_to_the_ranking_on_a_phone(pages: Any, live_server:
         turns.delay_scale = live_server.app.state.settings.bot_delay_scale
 
 
+def test_continuer_closes_the_reveal_when_a_redraw_comes_mid_tap(pages: Any,
+                                                                  live_server: Any) -> None:
+    """A state message that comes between the press and the release of « Continuer » (the
+    others keep playing) redraws the table: the tap must still close the reveal. Under CI
+    load the reveal's button, drawn anew with every message, swallowed such a click."""
+    turns = live_server.app.state.rooms.bot_turns
+    turns.delay_scale = 100.0  # the bots wait: only this test's redraw comes
+    try:
+        code, token = yaniv_room(pages.base, "Yolande", 2)
+        page = open_seat(pages, code, 0, token, PHONE)
+        page.wait_for_selector("#opponents .yseat")
+        rig(live_server, code, ["AD 2C", "KD QD", "JD TD"], scores=(10, 20, 30))
+        button = page.locator("#result-close")
+        button.wait_for(state="visible")
+        settle(page)
+        box = button.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        # What any state message does: a change of the store, then a drawn frame.
+        page.evaluate("""() => new Promise((done) => {
+            window.yannivStore.dispatch({ type: 'local', patch: { redrawn: true } });
+            requestAnimationFrame(() => requestAnimationFrame(done));
+        })""")
+        page.mouse.up()
+        page.wait_for_selector("#result-close", state="detached", timeout=3000)
+    finally:
+        turns.delay_scale = live_server.app.state.settings.bot_delay_scale
+
+
 EIGHT = ["AD", "KC QC JC TC KH QH JH", "KD QD JD TD", "2C 3C 4C XR 9S", "5D 5H 5S 8C",
          "6H 7H 8H 9H", "2S2 3S2 TH2", "QS KS JS 4H2"]
 

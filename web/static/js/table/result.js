@@ -14,6 +14,8 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n));
 export const REVEAL_MS = 12000;
 let autoFor = null;
 let laterUntil = 0;
+/** The markup each result layer shows now (`renderResult`). */
+const drawn = new WeakMap();
 
 /** A profile page address, as yanniv/profiles/links.py writes it. */
 export const profileUrl = (p) => (p === '.' || p === '..' ? `/profil?pseudo=${encodeURIComponent(p)}` : `/profil/${encodeURIComponent(p)}`);
@@ -90,7 +92,7 @@ export function renderResult(ctx, {
     parts.push(h('button', { type: 'button', id: 'result-close', 'data-focus': 'result-close',
       class: timed ? 'big timed' : 'big', style: `--reveal:${REVEAL_MS}ms`, onclick: close }, t('result.continue')));
   }
-  if (!parts.length) { replace(el); el.className = ''; return; }
+  if (!parts.length) { replace(el); el.className = ''; drawn.delete(el); return; }
   const fresh = !el.className;
   // When the YANNIV call ended the manche, its moment (cues.js) plays before the reveal shows.
   if (fresh) {
@@ -101,6 +103,13 @@ export function renderResult(ctx, {
   el.className = `result-layer${view.finished ? ' final' : ''}${Date.now() < laterUntil ? ' later' : ''}`;
   // The dialog box stays while it is shown (its entrance plays once); its content is redrawn.
   if (fresh) replace(el, h('div', { class: 'result', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'result-title' }));
-  replace(el.firstChild, parts);
+  // Its content is replaced only when it reads differently: every state message redraws the
+  // table, and a button replaced between the press and the release of a tap loses the tap
+  // (and an opened « last manche » would close).
+  const text = h('div', null, parts).innerHTML;
+  if (fresh || drawn.get(el) !== text) {
+    replace(el.firstChild, parts);
+    drawn.set(el, text);
+  }
   if (fresh) (el.querySelector('#rematch-btn, #result-close') || el.querySelector('button'))?.focus({ preventScroll: true });
 }
