@@ -14,8 +14,8 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n));
 export const REVEAL_MS = 12000;
 let autoFor = null;
 let laterUntil = 0;
-/** The markup each result layer shows now (`renderResult`). */
-const drawn = new WeakMap();
+/** The markup the result layer shows now, as hand.js and prompts.js keep theirs. */
+let shownResult = null;
 
 /** A profile page address, as yanniv/profiles/links.py writes it. */
 export const profileUrl = (p) => (p === '.' || p === '..' ? `/profil?pseudo=${encodeURIComponent(p)}` : `/profil/${encodeURIComponent(p)}`);
@@ -92,7 +92,7 @@ export function renderResult(ctx, {
     parts.push(h('button', { type: 'button', id: 'result-close', 'data-focus': 'result-close',
       class: timed ? 'big timed' : 'big', style: `--reveal:${REVEAL_MS}ms`, onclick: close }, t('result.continue')));
   }
-  if (!parts.length) { replace(el); el.className = ''; drawn.delete(el); return; }
+  if (!parts.length) { replace(el); el.className = ''; shownResult = null; return; }
   const fresh = !el.className;
   // When the YANNIV call ended the manche, its moment (cues.js) plays before the reveal shows.
   if (fresh) {
@@ -107,9 +107,9 @@ export function renderResult(ctx, {
   // table, and a button replaced between the press and the release of a tap loses the tap
   // (and an opened « last manche » would close).
   const text = h('div', null, parts).innerHTML;
-  if (fresh || drawn.get(el) !== text) {
+  if (fresh || text !== shownResult) {
+    shownResult = text;
     replace(el.firstChild, parts);
-    drawn.set(el, text);
   }
   if (fresh) (el.querySelector('#rematch-btn, #result-close') || el.querySelector('button'))?.focus({ preventScroll: true });
 }
