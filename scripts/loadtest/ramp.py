@@ -6,12 +6,19 @@ in the same run.
 
     python scripts/loadtest/ramp.py                       # R = 250, 500, 1000, 2000; 60 s each
     python scripts/loadtest/ramp.py --short --rooms 50,100 --servers yanniv-sqlite,node-peer
+    python scripts/loadtest/ramp.py --short --rooms 250 --repeat 5   # one cell, five turns
 
 The peers send frames of the sizes recorded by this run's latest Yanniv step (or by a short
 calibration on SQLite when no Yanniv step came first). The generator runs niced and pinned to
 one CPU (the last, by default); the table says how many cores each side used during the
 measured window, and `uptime` is printed at the start and the end: on a shared machine, read
 the figures with the load they were taken under. A measurement, not a test.
+
+CPU per action moves from run to run (at 250 rooms on a quiet 2-core machine, the same code
+gave 0.25-0.49 ms per action on SQLite while the Node peer gave 0.10-0.12), so `--repeat N`
+plays each R's servers N times in turn, pairs each server with the peers of its own turn, and
+adds a summary: per cell, the median and range over the turns, and in how many turns the
+ratio to the Node peer was within `RATIO_BAR`.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import os
 import resource
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -54,6 +62,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds played before measuring (default 10; 5 with --short)")
     parser.add_argument("--short", action="store_true", help="shorter steps")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="play each R's servers N times in turn and summarize the turns")
     parser.add_argument("--rate", type=float, default=1.0, help="actions per room per second")
     parser.add_argument("--manches", type=int, default=None,
                         help="manches per match (default: the rooms' own default)")
@@ -128,19 +138,59 @@ def step(kind: str, options: GeneratorOptions, workdir: Path, sizes: Path | None
     return result, sizes_out
 
 
+#: The issue's bar on server CPU per action, as a multiple of the bare Node peer's.
+RATIO_BAR = 3.0
+
+
 def add_ratios(rows: list[dict[str, Any]]) -> None:
-    """Each row's CPU per action over the peers' at the same R (same run)."""
+    """Each row's CPU per action over the peers' at the same R and turn (same run)."""
     for row in rows:
         res = row.get("result")
         if not res:
             continue
         for peer in ("node-peer", "python-peer"):
             ref = next((r["result"] for r in rows if r["kind"] == peer
-                        and r["rooms"] == row["rooms"] and r.get("result")), None)
+                        and r["rooms"] == row["rooms"] and r.get("turn", 0) == row.get("turn", 0)
+                        and r.get("result")), None)
             mine = res["server"]["cpu_ms_per_action"]
             theirs = ref["server"]["cpu_ms_per_action"] if ref else None
             res.setdefault("ratio", {})[peer] = round(mine / theirs, 2) \
                 if mine and theirs else None
+
+
+def _spread(values: list[float], digits: int) -> str:
+    """`median (min-max)` of `values`, or `-` when there are none."""
+    if not values:
+        return "-"
+    return (f"{fmt(statistics.median(values), digits)} "
+            f"({fmt(min(values), digits)}-{fmt(max(values), digits)})")
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    """Per R and server, over the turns of `--repeat`: median and range of the CPU per action,
+    of its ratios to the peers of the same turn and of the actor's p99, and the turns whose
+    ratio to the Node peer was within `RATIO_BAR` (of those that have one)."""
+    lines = [f"{'rooms':<6}  {'server':<16}  {'turns':<5}  {'ms/act':<22}  {'xnode':<19}  "
+             f"{'xpy':<19}  {'actor p99 ms':<22}  within {RATIO_BAR:g}x node"]
+    cells: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        cells.setdefault((row["rooms"], row["kind"]), []).append(row)
+    for (rooms, kind), group in cells.items():
+        results = [r["result"] for r in group if r.get("result")]
+        node = [x["ratio"]["node-peer"] for x in results
+                if x.get("ratio", {}).get("node-peer") is not None]
+        cells_out = [
+            str(rooms).ljust(6), kind.ljust(16), f"{len(results)}/{len(group)}".ljust(5),
+            _spread([x["server"]["cpu_ms_per_action"] for x in results
+                     if x["server"]["cpu_ms_per_action"] is not None], 3).ljust(22),
+            _spread(node, 2).ljust(19),
+            _spread([x["ratio"]["python-peer"] for x in results
+                     if x.get("ratio", {}).get("python-peer") is not None], 2).ljust(19),
+            _spread([x["latency_ms"]["actor"]["p99"] for x in results], 1).ljust(22),
+            f"{sum(v <= RATIO_BAR for v in node)} of {len(node)}" if node else "-",
+        ]
+        lines.append("  ".join(cells_out))
+    return "\n".join(lines)
 
 
 def fmt(value: Any, digits: int = 1) -> str:
@@ -156,7 +206,7 @@ def lat(block: dict[str, Any]) -> str:
 
 
 COLUMNS = [
-    ("rooms", 6), ("server", 16), ("act/s of", 15), ("actor ms p50/90/99/max", 26),
+    ("rooms", 6), ("server", 19), ("act/s of", 15), ("actor ms p50/90/99/max", 26),
     ("others ms p50/90/99/max", 26), ("err", 5), ("disc", 5), ("ms/act", 7), ("xnode", 6),
     ("xpy", 5), ("db ms/act", 9), ("cores srv/gen/db/other", 23), ("KB/sock", 8),
     ("KB end", 7), ("frames B/act", 13), ("gen lag ms", 11),
@@ -165,10 +215,12 @@ COLUMNS = [
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = ["  ".join(name.ljust(width) for name, width in COLUMNS)]
+    turns = any(row.get("turn") for row in rows)
     for row in rows:
+        label = f"{row['kind']} #{row.get('turn', 0) + 1}" if turns else row["kind"]
         res = row.get("result")
         if not res:
-            cells = [str(row["rooms"]), row["kind"], f"failed: {row.get('error', '?')}"]
+            cells = [str(row["rooms"]), label, f"failed: {row.get('error', '?')}"]
             lines.append("  ".join(cells))
             continue
         srv, gen, db = res["server"], res["generator"], res.get("db") or {}
@@ -177,7 +229,7 @@ def table(rows: list[dict[str, Any]]) -> str:
                           fmt(db.get("cores"), 2), fmt(max(other, 0.0), 2)])
         frames = res["frames"]
         cells = [
-            str(row["rooms"]), row["kind"],
+            str(row["rooms"]), label,
             f"{fmt(res['actions_per_s'])} of {fmt(res['rooms_playing'] * res['rate'], 0)}",
             lat(res["latency_ms"]["actor"]), lat(res["latency_ms"]["others"]),
             fmt(res["errors"], 0), fmt(res["disconnects"], 0),
@@ -225,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes: Path | None = None
     try:
         for rooms in room_counts:
-            for kind in kinds:
+            for turn, kind in ((t, k) for t in range(max(args.repeat, 1)) for k in kinds):
                 # A bare peer plays no match: none of its rooms would ever end one.
                 match_end = args.match_end and not kind.endswith("peer")
                 options = GeneratorOptions(
@@ -234,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
                     match_end_timeout=args.match_end_timeout,
                     match_end_rate=args.match_end_rate, seed=args.seed, nice=args.nice,
                     cpu=cpu)
-                row: dict[str, Any] = {"kind": kind, "rooms": rooms}
+                row: dict[str, Any] = {"kind": kind, "rooms": rooms, "turn": turn}
                 try:
                     if kind == "yanniv-postgres" and not postgres_reachable(args.postgres_url):
                         raise RuntimeError("PostgreSQL not reachable")
@@ -249,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
                     row["error"] = str(exc)
                 rows.append(row)
                 res = row.get("result")
-                print(f"  {rooms} rooms, {kind}: "
+                print(f"  {rooms} rooms, {kind}"
+                      + (f" (turn {turn + 1} of {args.repeat})" if args.repeat > 1 else "") + ": "
                       + (f"{res['actions_per_s']} actions/s, p99 actor "
                          f"{res['latency_ms']['actor']['p99']} ms, {res['errors']} errors, "
                          f"deflate on {res['deflate_sockets']} of {res['sockets']} sockets"
@@ -259,6 +312,10 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(workdir, ignore_errors=True)
     add_ratios(rows)
     print(table(rows))
+    if args.repeat > 1:
+        print(f"over {args.repeat} turns, each ratio against the peers of its own turn: "
+              "median (min-max)")
+        print(summary(rows))
     ended = uptime()
     print(f"end: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {ended}")
     print("cores: CPU used over the window by the server, the generator, PostgreSQL's backends"

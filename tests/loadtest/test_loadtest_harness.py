@@ -87,3 +87,41 @@ def test_the_cpu_split_reads_each_thread_of_a_process() -> None:
     gained = after[main][1] - before[main][1]
     assert 0.15 <= gained <= 2.0, (before[main], after[main])
     assert all(counters[3] >= 0 and counters[4] >= 0 for counters in after.values())
+
+
+def _row(kind: str, turn: int, ms: float, p99: float = 20.0) -> dict[str, object]:
+    return {"kind": kind, "rooms": 250, "turn": turn,
+            "result": {"server": {"cpu_ms_per_action": ms},
+                       "latency_ms": {"actor": {"p99": p99}}}}
+
+
+def test_repeated_turns_pair_each_server_with_the_peers_of_its_own_turn() -> None:
+    """`ramp.py --repeat`: a ratio uses the peer of the same turn, never the first turn's, and
+    the summary gives the median and range over turns and counts the turns within the bar
+    (figures worked out by hand)."""
+    sys.path.insert(0, str(ROOT / "scripts" / "loadtest"))
+    try:
+        import ramp
+    finally:
+        sys.path.remove(str(ROOT / "scripts" / "loadtest"))
+    # Per turn: Yanniv's ms per action and actor p99, then the Node and Python peers' ms.
+    turns = [(0.30, 23.0, 0.10, 0.15), (0.36, 25.0, 0.12, 0.12), (0.40, 21.0, 0.10, 0.20)]
+    rows = []
+    for turn, (ms, p99, node, python) in enumerate(turns):
+        rows += [_row("yanniv-sqlite", turn, ms, p99), _row("node-peer", turn, node),
+                 _row("python-peer", turn, python)]
+    ramp.add_ratios(rows)
+    sqlite = [row["result"]["ratio"] for row in rows if row["kind"] == "yanniv-sqlite"]
+    assert sqlite == [{"node-peer": 3.0, "python-peer": 2.0},
+                      {"node-peer": 3.0, "python-peer": 3.0},
+                      {"node-peer": 4.0, "python-peer": 2.0}]
+    lines = ramp.summary(rows).splitlines()
+    line = next(line for line in lines if "yanniv-sqlite" in line).split()
+    assert line[:3] == ["250", "yanniv-sqlite", "3/3"]
+    assert line[3:5] == ["0.360", "(0.300-0.400)"]  # ms per action
+    assert line[5:7] == ["3.00", "(3.00-4.00)"]  # x node
+    assert line[7:9] == ["2.00", "(2.00-3.00)"]  # x python peer
+    assert line[9:11] == ["23.0", "(21.0-25.0)"]  # actor p99
+    assert line[11:] == ["2", "of", "3"]  # turns within 3x node
+    table = ramp.table([{**row, "result": None, "error": "x"} for row in rows[:4]])
+    assert "yanniv-sqlite #2" in table and "node-peer #1" in table
