@@ -166,12 +166,22 @@ def _spread(values: list[float], digits: int) -> str:
             f"({fmt(min(values), digits)}-{fmt(max(values), digits)})")
 
 
+SUMMARY_COLUMNS = [
+    ("rooms", 6), ("server", 16), ("turns", 5), ("ms/act", 22), ("xnode", 19), ("xpy", 19),
+    ("actor p99 ms", 22), (f"within {RATIO_BAR:g}x node", 0),
+]
+
+
+def _line(cells: list[str], columns: list[tuple[str, int]]) -> str:
+    """One line of a table: each cell padded to its column's width."""
+    return "  ".join(c.ljust(w) for c, (_n, w) in zip(cells, columns, strict=True))
+
+
 def summary(rows: list[dict[str, Any]]) -> str:
     """Per R and server, over the turns of `--repeat`: median and range of the CPU per action,
     of its ratios to the peers of the same turn and of the actor's p99, and the turns whose
     ratio to the Node peer was within `RATIO_BAR` (of those that have one)."""
-    lines = [f"{'rooms':<6}  {'server':<16}  {'turns':<5}  {'ms/act':<22}  {'xnode':<19}  "
-             f"{'xpy':<19}  {'actor p99 ms':<22}  within {RATIO_BAR:g}x node"]
+    lines = [_line([name for name, _w in SUMMARY_COLUMNS], SUMMARY_COLUMNS)]
     cells: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for row in rows:
         cells.setdefault((row["rooms"], row["kind"]), []).append(row)
@@ -179,17 +189,16 @@ def summary(rows: list[dict[str, Any]]) -> str:
         results = [r["result"] for r in group if r.get("result")]
         node = [x["ratio"]["node-peer"] for x in results
                 if x.get("ratio", {}).get("node-peer") is not None]
-        cells_out = [
-            str(rooms).ljust(6), kind.ljust(16), f"{len(results)}/{len(group)}".ljust(5),
+        lines.append(_line([
+            str(rooms), kind, f"{len(results)}/{len(group)}",
             _spread([x["server"]["cpu_ms_per_action"] for x in results
-                     if x["server"]["cpu_ms_per_action"] is not None], 3).ljust(22),
-            _spread(node, 2).ljust(19),
+                     if x["server"]["cpu_ms_per_action"] is not None], 3),
+            _spread(node, 2),
             _spread([x["ratio"]["python-peer"] for x in results
-                     if x.get("ratio", {}).get("python-peer") is not None], 2).ljust(19),
-            _spread([x["latency_ms"]["actor"]["p99"] for x in results], 1).ljust(22),
+                     if x.get("ratio", {}).get("python-peer") is not None], 2),
+            _spread([x["latency_ms"]["actor"]["p99"] for x in results], 1),
             f"{sum(v <= RATIO_BAR for v in node)} of {len(node)}" if node else "-",
-        ]
-        lines.append("  ".join(cells_out))
+        ], SUMMARY_COLUMNS))
     return "\n".join(lines)
 
 
@@ -214,7 +223,7 @@ COLUMNS = [
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = ["  ".join(name.ljust(width) for name, width in COLUMNS)]
+    lines = [_line([name for name, _w in COLUMNS], COLUMNS)]
     turns = any(row.get("turn") for row in rows)
     for row in rows:
         label = f"{row['kind']} #{row.get('turn', 0) + 1}" if turns else row["kind"]
@@ -239,7 +248,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"{fmt(frames['per_action'], 2)} {fmt(frames['bytes_per_action'], 0)}",
             f"{fmt(gen['loop_delay_p99_ms'], 0)}/{fmt(gen['loop_delay_max_ms'], 0)}",
         ]
-        lines.append("  ".join(c.ljust(w) for c, (_n, w) in zip(cells, COLUMNS, strict=True)))
+        lines.append(_line(cells, COLUMNS))
     return "\n".join(lines)
 
 
