@@ -14,6 +14,7 @@ from yanniv.engine.cards import Card
 from yanniv.engine.setup import start_match
 from yanniv.games import get_game
 from yanniv.games.base import WireError
+from yanniv.games.yanniv_codec import PUBLIC_FIELDS
 
 GAME = get_game("yanniv")
 
@@ -24,10 +25,13 @@ def test_fast_encoder_matches_the_oracle(seats: int) -> None:
     state, events = start_match(MatchConfig(seats=seats, manches=2), f"serialize-{seats}")
     encoder = GAME.view_encoder()
     wire = GAME.view_encoder()  # the server's path: JSON text kept, read back here
+    shared = GAME.view_encoder()  # ... with the public fields written once per state
     while True:
         for seat in [*range(seats), None]:
             assert encoder.view(view(state, seat)) == to_wire(view(state, seat))
             assert orjson.loads(orjson.dumps(wire.wire(view(state, seat)))) == to_wire(
+                view(state, seat))
+            assert orjson.loads(orjson.dumps(shared.wire(view(state, seat), state))) == to_wire(
                 view(state, seat))
             assert GAME.encode_events(events, seat) == events_to_wire(events, seat)
         if state.finished:
@@ -39,6 +43,25 @@ def test_fast_encoder_matches_the_oracle(seats: int) -> None:
             decoded = GAME.decode_action(data)
             assert decoded.action == action and decoded.data == data
         state, events = apply(state, rng.choice(actions))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_fields_written_once_per_state_are_the_same_for_every_viewer(seats: int) -> None:
+    """The codec writes `PUBLIC_FIELDS` once for all the seats of a state: each of them must
+    be equal in every seat's view and a spectator's, with known cards shown or not."""
+    rng = random.Random(100 + seats)
+    state, _ = start_match(MatchConfig(seats=seats, manches=2), f"public-{seats}")
+    checked = 0
+    while not state.finished:
+        for show in (True, False):
+            spectator = view(state, None, show)
+            for seat in range(seats):
+                seen = view(state, seat, show)
+                for name in PUBLIC_FIELDS:
+                    assert getattr(seen, name) == getattr(spectator, name), (name, seat)
+                    checked += 1
+        state, _ = apply(state, rng.choice(legal_actions(state)))
+    assert checked > 1000
 
 
 def test_known_cards_left_out_for_opponents_only() -> None:

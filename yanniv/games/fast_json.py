@@ -78,10 +78,11 @@ class FastEncoder:
         return _identity
 
     def dataclass_converter(self, cls: type, overrides: dict[str, str] | None = None,
-                            names: dict[str, Any] | None = None) -> _Converter:
+                            names: dict[str, Any] | None = None,
+                            only: frozenset[str] | None = None) -> _Converter:
         """Generate `lambda v, sh=None: {...}` for a dataclass; `overrides` replaces some
         fields' source (the view encoder routes them through its memo `sh`), with `names`
-        what that source refers to."""
+        what that source refers to; `only`, if given, keeps just those fields."""
         try:
             hints = typing.get_type_hints(cls)
         except Exception:  # unresolvable annotations: stay generic
@@ -89,6 +90,8 @@ class FastEncoder:
         parts = [f"'type': {cls.__name__!r}"] if self._tagged(cls) else []
         env: dict[str, Any] = {"fw": self.encode, **(names or {})}
         for f in dataclasses.fields(cls):
+            if only is not None and f.name not in only:
+                continue
             expr = (overrides or {}).get(f.name) or self._expr(
                 f"v.{f.name}", hints.get(f.name, Any), env, 0)
             parts.append(f"{f.name!r}: {expr}")
@@ -120,11 +123,13 @@ class FastEncoder:
             return access if inner == access else f"(None if {access} is None else {inner})"
         return f"fw({access})"
 
-    def view_converter(self, view_cls: type, own: frozenset[str] = frozenset()) -> _Converter:
+    def view_converter(self, view_cls: type, own: frozenset[str] = frozenset(),
+                       only: frozenset[str] | None = None) -> _Converter:
         """A converter of `view_cls` whose non-scalar fields go through a memo (`ViewMemo`),
         each with its own converter generated from its annotation (on a miss, no generic
         dispatch on the type of every nested value). The fields named in `own` differ from
-        one viewer to the next (a seat's own hand): converted every time, never kept."""
+        one viewer to the next (a seat's own hand): converted every time, never kept.
+        `only`: just those fields (one side of a `split_view_converter`)."""
         hints = typing.get_type_hints(view_cls)
         overrides: dict[str, str] = {}
         names: dict[str, Any] = {}
@@ -136,7 +141,32 @@ class FastEncoder:
             source = "lambda x: " + self._expr("x", hint, env, 0)
             names[f"k_{f.name}"] = eval(source, env)
             overrides[f.name] = f"sh({f.name!r}, v.{f.name}, k_{f.name})"
-        return self.dataclass_converter(view_cls, overrides, names)
+        return self.dataclass_converter(view_cls, overrides, names, only)
+
+    def split_view_converter(self, view_cls: type, own: frozenset[str],
+                             public: frozenset[str]) -> ViewSplit:
+        """`view_cls`'s converter (`view_converter`) and the two halves a `ViewMemo` writes
+        apart: the fields not in `public`, converted for each viewer, and those in `public`,
+        written once for all the views of one state. `public` is an allow-list: a field a
+        game adds later is converted for each viewer until it is named there."""
+        names = {f.name for f in dataclasses.fields(view_cls)}
+        unknown = public - names
+        if unknown or not public or public == names:
+            raise ValueError(f"public fields of {view_cls.__name__}: {sorted(public)}")
+        return ViewSplit(
+            whole=self.view_converter(view_cls, own),
+            private=self.view_converter(view_cls, own, frozenset(names - public)),
+            public=self.view_converter(view_cls, own, public),
+        )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ViewSplit:
+    """A view's converters: the whole view, and its per-viewer and public halves."""
+
+    whole: _Converter
+    private: _Converter
+    public: _Converter
 
 
 class ViewMemo:
@@ -148,13 +178,22 @@ class ViewMemo:
     `wire` is `view` for `orjson.dumps` alone, the server's path: what it keeps of a field is
     its JSON text, an `orjson.Fragment`, which orjson copies as it is instead of writing the
     field again for every seat and every change, and which takes a fifth of the memory of
-    the data (a whole match's history: ~2 KB of text against ~9.5 KB of lists and dicts)."""
+    the data (a whole match's history: ~2 KB of text against ~9.5 KB of lists and dicts).
 
-    __slots__ = ("_convert", "_data", "_values")
+    With a `ViewSplit`, `wire(view, shared)` also writes the public fields once for all the
+    views that carry the same `shared` object (the state they were built from): each
+    further seat's view costs only its own fields."""
 
-    def __init__(self, encoder: FastEncoder, convert: _Converter) -> None:
+    __slots__ = ("_convert", "_data", "_public", "_shared", "_split", "_values")
+
+    def __init__(self, encoder: FastEncoder, convert: _Converter | ViewSplit) -> None:
         del encoder  # each field's converter is generated into `convert` (`view_converter`)
-        self._convert = convert
+        self._split = convert if isinstance(convert, ViewSplit) else None
+        self._convert = convert.whole if isinstance(convert, ViewSplit) else convert
+        #: The public fields' JSON (without its opening brace) and the object it was written
+        #: for: kept, so it cannot be freed and another object take its identity.
+        self._public = b""
+        self._shared: Any = None
         #: Each field's latest value and its conversion, in two dicts rather than a pair per
         #: field: a new pair at every change of a room was one more young object for the
         #: cyclic collector per field and room.
@@ -189,7 +228,20 @@ class ViewMemo:
         data: dict[str, Any] = self._convert(view, self._memoized)
         return data
 
-    def wire(self, view: Any) -> dict[str, Any]:
-        """`view`'s data with `orjson.Fragment`s in it: for `orjson.dumps` only."""
-        data: dict[str, Any] = self._convert(view, self._fragment)
-        return data
+    def wire(self, view: Any, shared: Any = None) -> dict[str, Any] | Fragment:
+        """`view`'s data with `orjson.Fragment`s in it: for `orjson.dumps` only.
+
+        `shared`: an object that stands for everything the public fields hold (the immutable
+        state `view` was built from). Views wired with the same object get the public fields
+        written for the first of them, spliced after their own: the caller vouches that
+        those fields do not depend on the viewer (`tests/games/test_codec.py` checks it)."""
+        split = self._split
+        if split is None or shared is None:
+            data: dict[str, Any] = self._convert(view, self._fragment)
+            return data
+        if self._shared is not shared:
+            # Sliced: a copy of its own size, without the opening brace.
+            self._public = dumps(split.public(view, self._fragment))[1:]
+            self._shared = shared
+        own = dumps(split.private(view, self._fragment))
+        return Fragment(b"".join((own[:-1], b",", self._public)))

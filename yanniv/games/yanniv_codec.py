@@ -25,7 +25,16 @@ ENCODER = FastEncoder(
 #: A view's fields that differ from one seat to the next: not kept in a room's memo (it would
 #: hold the last seat's, and compare the next seat's with them for nothing).
 _OWN = frozenset({"hand", "players"})
-_VIEW = ENCODER.view_converter(MatchView, _OWN)
+#: A view's fields that are the same for every viewer of a state (checked against `view` by
+#: `tests/games/test_codec.py`): written once per state for all its viewers. An allow-list:
+#: a field added to `MatchView` is written for each viewer until it is named here.
+PUBLIC_FIELDS = frozenset({
+    "seats", "manche", "manches", "tiebreak", "step", "pile_count", "discard",
+    "previous_packet", "takeable", "turn", "direction", "constraint", "yanniv_caller",
+    "scores", "history", "last_result", "finished", "ranking", "turn_play", "turn_power",
+    "six_colour", "rules", "last_lap",
+})
+_VIEW = ENCODER.split_view_converter(MatchView, _OWN, PUBLIC_FIELDS)
 _FIELDS: dict[type, tuple[str, ...]] = {
     cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in ACTION_TYPES.values()
 }

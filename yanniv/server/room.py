@@ -250,8 +250,9 @@ class Room:
         deadline = None
         if self.match is not None:
             game = self.game
+            state = self.match.state
             view_data = self.encoder.wire(
-                game.view(self.match.state, seat, self.settings.show_known_cards)
+                game.view(state, seat, self.settings.show_known_cards), state
             )
             events_data = game.encode_events(events, seat)
             deadline = self.match.deadline_ms
