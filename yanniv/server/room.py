@@ -42,6 +42,12 @@ JOURNAL_EVENTS = 160
 SEEN_IDS = 4
 
 
+@functools.cache
+def _your_seat(seat: int | None) -> bytes:
+    """The end of a summary (`Room.summary_head`) for one seat, or a spectator (None)."""
+    return b',"your_seat":' + orjson.dumps(seat) + b"}"
+
+
 @dataclass(eq=False)
 class LiveMatch:
     """The match in play (or just finished): its seed, config, live state and action log."""
@@ -221,6 +227,16 @@ class Room:
 
     def summary(self, your_seat: int | None) -> dict[str, Any]:
         """The room summary (RoomSummary in protocol.py) as JSON-ready data."""
+        data = self._summary_fields()
+        data["your_seat"] = your_seat
+        return data
+
+    def summary_head(self) -> bytes:
+        """The summary's JSON without `your_seat` and its closing brace: written once per
+        change, then finished for each seat (`state_text`)."""
+        return orjson.dumps(self._summary_fields())[:-1]
+
+    def _summary_fields(self) -> dict[str, Any]:
         return {
             "code": self.code,
             "public": self.settings.public,
@@ -238,13 +254,13 @@ class Room:
             ],
             "settings": self.settings_data(),
             "limits": self.limits_data(),
-            "your_seat": your_seat,
         }
 
     def state_text(self, seat: int | None, events: tuple[Event, ...] | list[Event],
-                   summary: dict[str, Any] | None = None) -> bytes:
+                   summary: bytes | None = None) -> bytes:
         """The `state` message for one seat (or a spectator): its own view, redacted events.
-        `summary` is the room summary without `your_seat`, when the caller already has it."""
+        `summary`: the room summary's JSON up to `your_seat` (`summary_head`), when the
+        caller wrote it once for several seats."""
         view_data = None
         events_data: list[dict[str, Any]] = []
         deadline = None
@@ -256,7 +272,9 @@ class Room:
             )
             events_data = game.encode_events(events, seat)
             deadline = self.match.deadline_ms
-        room = self.summary(seat) if summary is None else {**summary, "your_seat": seat}
+        if summary is None:
+            summary = self.summary_head()
+        room = orjson.Fragment(b"".join((summary, _your_seat(seat))))
         return outgoing_bytes(StateOut, version=self.version, room=room, view=view_data,
                         events=events_data, deadline=deadline)
 
@@ -279,7 +297,7 @@ class Room:
         if first is not None and first not in self.connections:
             first.send(answer)
         texts: dict[int | None, bytes] = {}
-        summary = self.summary(None)
+        summary = self.summary_head()
         for conn in list(self.connections):
             key = conn.seat_index
             text = texts.get(key)
