@@ -294,3 +294,15 @@ def test_direction_is_reset_at_each_new_manche() -> None:
     # Counter-clockwise: after the caller comes seat 2, then seat 1, then the check.
     s, _ = run(s, CallYanniv(), P("TD"), DrawPile(), P("TC"), DrawPile())
     assert s.manche == 2 and s.direction == 1
+
+
+def test_a_hidden_event_is_one_object_for_everyone_it_is_hidden_from() -> None:
+    """`redact` keeps each private event's hidden form: the server redacts a change for
+    every seat, and shares the data of one form between the seats that get it."""
+    from yanniv.engine.events import Drew, redact
+
+    drew = Drew(seat=0, source="pile", card=C("TS"), without_playing=False)
+    hidden = redact(drew, 1)
+    assert hidden == Drew(seat=0, source="pile", card=None, without_playing=False)
+    assert redact(drew, 2) is hidden and redact(drew, None) is hidden
+    assert redact(drew, 0) is drew

@@ -233,6 +233,12 @@ class MatchEnded(Event):
     ranking: tuple[int, ...]
 
 
+#: Each private event's hidden form, made once: it is the same for every viewer it is hidden
+#: from, and a change is redacted for each seat. A bound, not a policy (well under 1 MB).
+_HIDDEN: dict[Event, Event] = {}
+_HIDDEN_BOUND = 4096
+
+
 def redact(event: Event, viewer: int | None) -> Event:
     """The event as `viewer` may see it (None: a spectator); private cards become None."""
     if not event.private:
@@ -240,7 +246,13 @@ def redact(event: Event, viewer: int | None) -> Event:
     parties = event.parties()
     if parties == (-1,) or (viewer is not None and viewer in parties):
         return event
-    return replace(event, **{name: None for name in event.private})
+    hidden = _HIDDEN.get(event)
+    if hidden is None:
+        hidden = replace(event, **{name: None for name in event.private})
+        if len(_HIDDEN) >= _HIDDEN_BOUND:
+            _HIDDEN.clear()
+        _HIDDEN[event] = hidden
+    return hidden
 
 
 def event_fields(event: Event) -> dict[str, object]:

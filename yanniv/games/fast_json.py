@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from orjson import Fragment, dumps
@@ -245,3 +245,38 @@ class ViewMemo:
             self._shared = shared
         own = dumps(split.private(view, self._fragment))
         return Fragment(b"".join((own[:-1], b",", self._public)))
+
+
+class EventWriter:
+    """A game's events as each seat may see them (`redact`), JSON-ready. A broadcast asks
+    for the same tuple of events once per seat: an event's data is made once per form of it
+    the seats get (whole, or the one hidden form `redact` returns for all the others) and
+    shared by the seats that get that form. The data returned shares parts between calls:
+    never modify it."""
+
+    __slots__ = ("_encode", "_events", "_forms", "_redact")
+
+    def __init__(self, encoder: FastEncoder, redact: Callable[[Any, int | None], Any]) -> None:
+        self._encode = encoder.encode
+        self._redact = redact
+        #: The latest tuple of events (kept, so no other tuple can take its identity) and,
+        #: for each form of its events met since (kept too), its data.
+        self._events: tuple[Any, ...] = ()
+        self._forms: dict[int, tuple[Any, Any]] = {}
+
+    def __call__(self, events: Iterable[Any], seat: int | None) -> list[Any]:
+        encode, redact = self._encode, self._redact
+        if type(events) is not tuple:  # a list could change between two calls
+            return [encode(redact(event, seat)) for event in events]
+        if events is not self._events:
+            self._events = events
+            self._forms = {}
+        forms = self._forms
+        out = []
+        for event in events:
+            form = redact(event, seat)
+            kept = forms.get(id(form))
+            if kept is None:
+                kept = forms[id(form)] = (form, encode(form))
+            out.append(kept[1])
+        return out

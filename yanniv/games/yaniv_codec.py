@@ -11,11 +11,10 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Iterable
 from typing import Any
 
 from yanniv.games.base import DecodedAction, WireError
-from yanniv.games.fast_json import FastEncoder, ViewMemo
+from yanniv.games.fast_json import EventWriter, FastEncoder, ViewMemo
 from yanniv.games.schema_parts import class_doc, nullable, ref
 from yanniv.yaniv import combos
 from yanniv.yaniv.cards import YCard, deck
@@ -43,8 +42,8 @@ def view_memo() -> ViewMemo:
     return ViewMemo(ENCODER, _VIEW)
 
 
-def encode_events(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:
-    return [ENCODER.encode(redact(event, seat)) for event in events]
+#: The events as a seat (None: a spectator) may see them.
+encode_events = EventWriter(ENCODER, redact)
 
 
 def encode_action(action: Action) -> dict[str, Any]:

@@ -9,7 +9,6 @@ outside the engine, as scalachess keeps it out of its core.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
 from typing import Any
 
 from yanniv.engine.actions import ACTION_TYPES, Action
@@ -17,7 +16,7 @@ from yanniv.engine.cards import Card
 from yanniv.engine.events import Event, redact
 from yanniv.engine.view import MatchView
 from yanniv.games.base import DecodedAction, WireError
-from yanniv.games.fast_json import FastEncoder, ViewMemo
+from yanniv.games.fast_json import EventWriter, FastEncoder, ViewMemo
 
 ENCODER = FastEncoder(
     coded=(Card,), tagged=lambda cls: issubclass(cls, Event) or cls.__name__ in ACTION_TYPES
@@ -47,10 +46,8 @@ def view_memo() -> ViewMemo:
     return ViewMemo(ENCODER, _VIEW)
 
 
-def encode_events(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:
-    """The events as `seat` (None: a spectator) may see them."""
-    encode = ENCODER.encode
-    return [encode(redact(event, seat)) for event in events]
+#: The events as a seat (None: a spectator) may see them.
+encode_events = EventWriter(ENCODER, redact)
 
 
 def encode_action(action: Action) -> dict[str, Any]:

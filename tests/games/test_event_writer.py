@@ -1,0 +1,68 @@
+"""`fast_json.EventWriter`: each seat gets its own form of each event, the data of a form
+made once per tuple of events, on toy events whose every form is known here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from yanniv.games.fast_json import EventWriter, FastEncoder
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    private: ClassVar[tuple[str, ...]] = ("card",)
+    seat: int
+    card: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    private: ClassVar[tuple[str, ...]] = ()
+    seat: int
+
+
+HIDDEN: dict[Drew, Drew] = {}
+made: list[object] = []
+
+
+def redact(event: object, seat: int | None) -> object:
+    """Written for this test: the drawer sees its card, everyone else one hidden copy."""
+    if isinstance(event, Drew) and seat != event.seat:
+        return HIDDEN.setdefault(event, replace(event, card=None))
+    return event
+
+
+def counting_encoder() -> FastEncoder:
+    encoder = FastEncoder(coded=(), tagged=lambda cls: True)
+    encode = encoder.encode
+
+    def counted(value: object) -> object:
+        made.append(value)
+        return encode(value)
+
+    encoder.encode = counted  # type: ignore[method-assign]
+    return encoder
+
+
+def test_each_seat_gets_its_own_form_and_each_form_is_made_once() -> None:
+    made.clear()
+    write = EventWriter(counting_encoder(), redact)
+    events = (Turn(1), Drew(1, "QH"))
+    seen = {seat: write(events, seat) for seat in (0, 1, 2, 3, None)}
+    assert seen[1] == [{"type": "Turn", "seat": 1}, {"type": "Drew", "seat": 1, "card": "QH"}]
+    for seat in (0, 2, 3, None):
+        assert seen[seat] == [{"type": "Turn", "seat": 1},
+                              {"type": "Drew", "seat": 1, "card": None}]
+    assert len(made) == 3  # the turn, the whole draw, the hidden draw
+
+
+def test_another_tuple_is_written_afresh_and_lists_every_time() -> None:
+    made.clear()
+    write = EventWriter(counting_encoder(), redact)
+    assert write((Turn(0),), 0) == [{"type": "Turn", "seat": 0}]
+    assert write((Turn(2),), 0) == [{"type": "Turn", "seat": 2}]
+    events = [Turn(3)]
+    write(events, 0)
+    write(events, 1)
+    assert len(made) == 4
