@@ -262,8 +262,9 @@ class Game(ABC):
     @abstractmethod
     def view_encoder(self) -> Any:
         """A per-room encoder with `.view(view) -> dict` (it may keep a memo between calls)
-        and `.wire(view) -> dict`, the same data for `orjson.dumps` only: parts of it may be
-        `orjson.Fragment`s (the server's messages; `fast_json.ViewMemo`)."""
+        and `.wire(view, shared=None)`, the same data for `orjson.dumps` only: parts of it,
+        or all of it, may be `orjson.Fragment`s (the server's messages, `shared` the state
+        the view was built from; `fast_json.ViewMemo`)."""
 
     @abstractmethod
     def encode_events(self, events: Iterable[Any], seat: int | None) -> list[dict[str, Any]]:
