@@ -69,13 +69,29 @@ function emit(obj) {
 }
 
 // Seeded choices (mulberry32), so a run's decisions do not depend on Math.random.
-let seedState = Number(opt.seed) >>> 0;
-function rnd() {
-  seedState = (seedState + 0x6d2b79f5) >>> 0;
-  let t = seedState;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+function mulberry32(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rnd = mulberry32(Number(opt.seed));
+// The frame sizes the peers replay: a uniform sample of the whole window's (a reservoir), from
+// a stream of its own so that sampling leaves the decisions as they were.
+const SIZES_KEPT = 5000;
+const sampleRnd = mulberry32(Number(opt.seed) ^ 0x5eed5);
+let sizesSeen = 0;
+function keepSizes(sizes) {
+  sizesSeen += 1;
+  if (win.sizes.length < SIZES_KEPT) win.sizes.push(sizes);
+  else {
+    const slot = Math.floor(sampleRnd() * sizesSeen);
+    if (slot < SIZES_KEPT) win.sizes[slot] = sizes;
+  }
 }
 
 // ---- /proc readings ----------------------------------------------------------------------
@@ -271,7 +287,7 @@ function onState(p, msg, size) {
     rec.left -= 1;
     if (rec.left === 0) {
       room.records.delete(msg.version);
-      if (rec.counted && win.sizes.length < 5000) win.sizes.push(rec.sizes);
+      if (rec.counted) keepSizes(rec.sizes);
     }
   }
   if (msg.version === room.latest) {

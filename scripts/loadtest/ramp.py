@@ -8,8 +8,9 @@ in the same run.
     python scripts/loadtest/ramp.py --short --rooms 50,100 --servers yanniv-sqlite,node-peer
     python scripts/loadtest/ramp.py --short --rooms 250 --repeat 5   # one cell, five turns
 
-The peers send frames of the sizes recorded by this run's latest Yanniv step (or by a short
-calibration on SQLite when no Yanniv step came first). The generator runs niced and pinned to
+The peers send frames of the sizes recorded by this run's latest Yanniv step, a uniform
+sample of its whole window (or by a short calibration on SQLite when no Yanniv step came
+first). The generator runs niced and pinned to
 one CPU (the last, by default); the table says how many cores each side used during the
 measured window, and `uptime` is printed at the start and the end: on a shared machine, read
 the figures with the load they were taken under. A measurement, not a test.
