@@ -26,6 +26,7 @@ def test_fast_encoder_matches_the_oracle(seats: int) -> None:
     encoder = GAME.view_encoder()
     wire = GAME.view_encoder()  # the server's path: JSON text kept, read back here
     shared = GAME.view_encoder()  # ... with the public fields written once per state
+    text = GAME.view_encoder()  # ... and as the text a `state` message splices in
     while True:
         for seat in [*range(seats), None]:
             assert encoder.view(view(state, seat)) == to_wire(view(state, seat))
@@ -33,7 +34,10 @@ def test_fast_encoder_matches_the_oracle(seats: int) -> None:
                 view(state, seat))
             assert orjson.loads(orjson.dumps(shared.wire(view(state, seat), state))) == to_wire(
                 view(state, seat))
+            assert orjson.loads(text.wire_text(view(state, seat), state)) == to_wire(
+                view(state, seat))
             assert GAME.encode_events(events, seat) == events_to_wire(events, seat)
+            assert orjson.loads(GAME.events_text(events, seat)) == events_to_wire(events, seat)
         if state.finished:
             break
         actions = legal_actions(state)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
+import orjson
+
 from yanniv.games.fast_json import EventWriter, FastEncoder
 
 
@@ -66,3 +68,22 @@ def test_another_tuple_is_written_afresh_and_lists_every_time() -> None:
     write(events, 0)
     write(events, 1)
     assert len(made) == 4
+
+
+def test_text_is_written_once_per_list_of_forms() -> None:
+    """Every seat that gets the same forms gets the same text, written once; the drawer its
+    own; a list of events (which could change) is written every time."""
+    write = EventWriter(counting_encoder(), redact)
+    events = (Turn(1), Drew(1, "QH"))
+    texts = {seat: write.text(events, seat) for seat in (0, 1, 2, 3, None)}
+    for seat, text in texts.items():
+        assert orjson.loads(text) == write(events, seat)
+    assert texts[0] is texts[2] is texts[3] is texts[None]
+    assert texts[1] is not texts[0]
+    assert write.text((), 0) == b"[]"
+    listed = [Turn(3)]
+    first = write.text(listed, 0)
+    listed.append(Turn(0))
+    assert orjson.loads(write.text(listed, 0)) == [{"type": "Turn", "seat": 3},
+                                                   {"type": "Turn", "seat": 0}]
+    assert orjson.loads(first) == [{"type": "Turn", "seat": 3}]

@@ -62,6 +62,8 @@ def test_fast_encoder_matches_the_reflective_one_and_the_schema(seats: int) -> N
             views.validate(data)
             wire = GAME.encode_events(events, seat)
             assert wire == [to_wire(redact(e, seat)) for e in events]
+            assert orjson.loads(server_side.wire_text(GAME.view(state, seat))) == data
+            assert orjson.loads(GAME.events_text(events, seat)) == wire
             for event in wire:
                 event_check.validate(event)
         if GAME.is_over(state):

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -261,14 +262,20 @@ class Game(ABC):
 
     @abstractmethod
     def view_encoder(self) -> Any:
-        """A per-room encoder with `.view(view) -> dict` (it may keep a memo between calls)
-        and `.wire(view, shared=None)`, the same data for `orjson.dumps` only: parts of it,
-        or all of it, may be `orjson.Fragment`s (the server's messages, `shared` the state
-        the view was built from; `fast_json.ViewMemo`)."""
+        """A per-room encoder with `.view(view) -> dict` (it may keep a memo between calls),
+        `.wire(view, shared=None)`, the same data for `orjson.dumps` only: parts of it, or all
+        of it, may be `orjson.Fragment`s, and `.wire_text(view, shared=None)`, its JSON text
+        (the server's messages; `shared` the state the view was built from;
+        `fast_json.ViewMemo`)."""
 
     @abstractmethod
     def encode_events(self, events: Iterable[Any], seat: int | None) -> list[dict[str, Any]]:
         """The events as `seat` may see them, JSON-ready."""
+
+    def events_text(self, events: Iterable[Any], seat: int | None) -> bytes:
+        """`encode_events` as JSON text, for the server's messages; a game's codec may write
+        it once for all the seats that see the same thing (`fast_json.EventWriter.text`)."""
+        return orjson.dumps(self.encode_events(events, seat))
 
     @abstractmethod
     def protocol_schemas(self) -> dict[str, Any]:

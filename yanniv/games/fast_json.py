@@ -235,48 +235,77 @@ class ViewMemo:
         state `view` was built from). Views wired with the same object get the public fields
         written for the first of them, spliced after their own: the caller vouches that
         those fields do not depend on the viewer (`tests/games/test_codec.py` checks it)."""
-        split = self._split
-        if split is None or shared is None:
+        if self._split is None or shared is None:
             data: dict[str, Any] = self._convert(view, self._fragment)
             return data
+        return Fragment(self.wire_text(view, shared))
+
+    def wire_text(self, view: Any, shared: Any = None) -> bytes:
+        """`wire`'s JSON text: what the server splices into its messages."""
+        split = self._split
+        if split is None or shared is None:
+            return dumps(self._convert(view, self._fragment))
         if self._shared is not shared:
             # Sliced: a copy of its own size, without the opening brace.
             self._public = dumps(split.public(view, self._fragment))[1:]
             self._shared = shared
         own = dumps(split.private(view, self._fragment))
-        return Fragment(b"".join((own[:-1], b",", self._public)))
+        return b"".join((own[:-1], b",", self._public))
 
 
 class EventWriter:
     """A game's events as each seat may see them (`redact`), JSON-ready. A broadcast asks
     for the same tuple of events once per seat: an event's data is made once per form of it
     the seats get (whole, or the one hidden form `redact` returns for all the others) and
-    shared by the seats that get that form. The data returned shares parts between calls:
-    never modify it."""
+    shared by the seats that get that form; `text` writes the JSON once per list of forms
+    (every seat that sees none of the private ones gets the same text). The data returned
+    shares parts between calls: never modify it."""
 
-    __slots__ = ("_encode", "_events", "_forms", "_redact")
+    __slots__ = ("_encode", "_events", "_forms", "_redact", "_texts")
 
     def __init__(self, encoder: FastEncoder, redact: Callable[[Any, int | None], Any]) -> None:
         self._encode = encoder.encode
         self._redact = redact
         #: The latest tuple of events (kept, so no other tuple can take its identity) and,
-        #: for each form of its events met since (kept too), its data.
+        #: for each form of its events met since (kept too), its data; for each list of
+        #: forms a seat got (its forms kept with it), its JSON text.
         self._events: tuple[Any, ...] = ()
         self._forms: dict[int, tuple[Any, Any]] = {}
+        self._texts: dict[tuple[int, ...], tuple[list[Any], bytes]] = {}
 
     def __call__(self, events: Iterable[Any], seat: int | None) -> list[Any]:
-        encode, redact = self._encode, self._redact
+        redact = self._redact
         if type(events) is not tuple:  # a list could change between two calls
+            encode = self._encode
             return [encode(redact(event, seat)) for event in events]
+        self._follow(events)
+        return self._data([redact(event, seat) for event in events])
+
+    def text(self, events: Iterable[Any], seat: int | None) -> bytes:
+        """`self(events, seat)` as JSON text."""
+        if type(events) is not tuple:
+            return dumps(self(events, seat))
+        self._follow(events)
+        redact = self._redact
+        forms = [redact(event, seat) for event in events]
+        key = tuple(map(id, forms))
+        kept = self._texts.get(key)
+        if kept is None:
+            kept = self._texts[key] = (forms, dumps(self._data(forms)))
+        return kept[1]
+
+    def _follow(self, events: tuple[Any, ...]) -> None:
         if events is not self._events:
             self._events = events
             self._forms = {}
-        forms = self._forms
+            self._texts = {}
+
+    def _data(self, forms: list[Any]) -> list[Any]:
+        encode, kept_forms = self._encode, self._forms
         out = []
-        for event in events:
-            form = redact(event, seat)
-            kept = forms.get(id(form))
+        for form in forms:
+            kept = kept_forms.get(id(form))
             if kept is None:
-                kept = forms[id(form)] = (form, encode(form))
+                kept = kept_forms[id(form)] = (form, encode(form))
             out.append(kept[1])
         return out

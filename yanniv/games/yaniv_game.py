@@ -170,6 +170,7 @@ class YanivGame(Game):
     encode_action = staticmethod(yaniv_codec.encode_action)
     view_encoder = staticmethod(yaniv_codec.view_memo)
     encode_events = staticmethod(yaniv_codec.encode_events)
+    events_text = staticmethod(yaniv_codec.encode_events.text)
     protocol_schemas = staticmethod(yaniv_codec.protocol_defs)
 
     def policy_names(self) -> tuple[str, ...]:

@@ -158,6 +158,7 @@ class YannivGame(Game):
     encode_action = staticmethod(yanniv_codec.encode_action)
     view_encoder = staticmethod(yanniv_codec.view_memo)
     encode_events = staticmethod(yanniv_codec.encode_events)
+    events_text = staticmethod(yanniv_codec.encode_events.text)
     protocol_schemas = staticmethod(yanniv_schema.protocol_defs)
 
     # ---------------------------------------------------------------- computer players

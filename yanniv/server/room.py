@@ -25,8 +25,8 @@ from yanniv.server.protocol import (
     JournalOut,
     PresenceOut,
     RoomSettings,
-    StateOut,
     outgoing_bytes,
+    state_bytes,
 )
 from yanniv.server.seat import Seat
 from yanniv.server.shared_events import POOL
@@ -261,22 +261,21 @@ class Room:
         """The `state` message for one seat (or a spectator): its own view, redacted events.
         `summary`: the room summary's JSON up to `your_seat` (`summary_head`), when the
         caller wrote it once for several seats."""
-        view_data = None
-        events_data: list[dict[str, Any]] = []
+        view_text = b"null"
+        events_text = b"[]"
         deadline = None
         if self.match is not None:
             game = self.game
             state = self.match.state
-            view_data = self.encoder.wire(
+            view_text = self.encoder.wire_text(
                 game.view(state, seat, self.settings.show_known_cards), state
             )
-            events_data = game.encode_events(events, seat)
+            events_text = game.events_text(events, seat)
             deadline = self.match.deadline_ms
         if summary is None:
             summary = self.summary_head()
-        room = orjson.Fragment(b"".join((summary, _your_seat(seat))))
-        return outgoing_bytes(StateOut, version=self.version, room=room, view=view_data,
-                        events=events_data, deadline=deadline)
+        return state_bytes(self.version, b"".join((summary, _your_seat(seat))), view_text,
+                           events_text, deadline)
 
     def journal_text(self, seat: int | None) -> bytes | None:
         """The `journal` message for one seat (or a spectator), None while no match exists."""
