@@ -267,14 +267,18 @@ class RoomStore:
         deadlines = []
         for w in writes:
             room, action = w.room, w.action
+            updated = room["updated_at"]
+            updated_text = moment(updated)
+            created = action["created_at"]  # the same moment (`Play.commit_action`)
             rooms.append({"b_code": room["code"], "b_owner": owner, "b_epoch": room["lease_epoch"],
                           "b_status": room["status"], "b_version": room["version"],
-                          "b_updated_at": moment(room["updated_at"])})
+                          "b_updated_at": updated_text})
             actions.append({"match_id": w.match_id, "step": action["step"],
                             "seat": action["seat"], "version": action["version"],
                             "action": json_text(action["action"]),
                             "client_id": action["client_id"], "by_timer": action["by_timer"],
-                            "created_at": moment(action["created_at"])})
+                            "created_at": updated_text if created is updated
+                            else moment(created)})
             deadlines.append({"b_id": w.match_id, "b_deadline_ms": w.deadline_ms})
 
         def check(step: int, rowcount: int) -> None:
