@@ -21,6 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.live_ws import free_port
 from yanniv.app import server_config
 from yanniv.server.balancer import nginx_conf
+from yanniv.server.metrics import Metrics
 from yanniv.server.settings import Settings
 
 LOOPBACK = ("127.0.0.1", 40000)
@@ -242,3 +243,24 @@ def test_a_stalled_event_loop_shows_in_the_loop_lag(app_factory: Callable[..., F
                       - value(after, "yanniv_event_loop_lag_seconds_bucket", le="0.25"))
         assert late_after >= late_before + 1
         assert value(after, "yanniv_event_loop_lag_seconds_sum") >= 0.1
+
+
+def test_action_latency_buckets_count_each_observation_at_or_below_their_bound() -> None:
+    """The action histogram, kept as plain counts on the loop, read back through Prometheus'
+    parser: each bucket counts the observations at or below its bound (`le`)."""
+    metrics = Metrics()
+    for seconds in (0.0003, 0.0005, 0.003, 0.05, 20.0):
+        metrics.acted(seconds)
+    samples = parse(metrics.exposition().decode())
+
+    def bucket(le: str) -> float:
+        return samples[("yanniv_action_seconds_bucket", frozenset({("le", le)}))]
+
+    assert bucket("0.0005") == 2  # 0.0005 itself is within its bucket
+    assert bucket("0.001") == 2
+    assert bucket("0.005") == 3
+    assert bucket("0.05") == 4
+    assert bucket("10.0") == 4
+    assert bucket("+Inf") == 5
+    assert samples[("yanniv_action_seconds_count", frozenset())] == 5
+    assert samples[("yanniv_action_seconds_sum", frozenset())] == pytest.approx(20.0538)

@@ -3,21 +3,29 @@
 Each app has its own `CollectorRegistry`, never the library's global one: tests run several
 apps in one process, and two processes never share a registry anyway. What can be read from
 memory when Prometheus scrapes (rooms, sockets, the group commit's counts) is read then, by a
-collector, and costs nothing between scrapes; what happens once per action costs one
-`inc()` or `observe()` on a label child resolved once (`_children`), never a `labels()` call
-on the hot path.
+collector, and costs nothing between scrapes. What happens once per action (the actions
+applied, their latency) is counted in plain numbers on the event loop and turned into metric
+families at scrape time (`_LoopCounts`); rarer events cost one `inc()` or `observe()` on a
+label child resolved once (`_Children`), never a `labels()` call on the hot path.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import collections
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 
 if TYPE_CHECKING:
     from yanniv.server.room import Room
@@ -57,6 +65,49 @@ class _Children:
         if child is None:
             child = self._by_key[key] = self.metric.labels(*labels)
         return child
+
+
+class _LoopCounts(Collector):
+    """The per-action counts, kept as plain numbers and turned into metric families at scrape
+    time. Counted on the event loop only (no lock): a `prometheus_client` child takes a lock
+    per `inc()` and per bucket of an `observe()`, several per action in all."""
+
+    def __init__(self) -> None:
+        #: Actions applied, by (game, who played).
+        self.actions: collections.Counter[tuple[str, str]] = collections.Counter()
+        #: The action latency's observations per bucket (the last: above every bound), sum.
+        self.latency = [0] * (len(LATENCY_BUCKETS) + 1)
+        self.latency_sum = 0.0
+
+    def acted(self, seconds: float) -> None:
+        self.latency[bisect.bisect_left(LATENCY_BUCKETS, seconds)] += 1
+        self.latency_sum += seconds
+
+    def describe(self) -> Iterator[Metric]:
+        return iter(self._families())
+
+    def collect(self) -> Iterator[Metric]:
+        actions, latency = self._families()
+        for (game, by), count in sorted(self.actions.items()):
+            actions.add_metric([game, by], count)
+        cumulative = 0
+        buckets = []
+        for bound, count in zip((*LATENCY_BUCKETS, float("inf")), self.latency, strict=True):
+            cumulative += count
+            buckets.append((floatToGoString(bound), cumulative))
+        latency.add_metric([], buckets, self.latency_sum)
+        yield from (actions, latency)
+
+    @staticmethod
+    def _families() -> tuple[CounterMetricFamily, HistogramMetricFamily]:
+        return (
+            CounterMetricFamily("yanniv_actions", "Actions applied (committed, then "
+                                "broadcast), by game and by who played them; actions/s is "
+                                "its rate.", labels=["game", "by"]),
+            HistogramMetricFamily("yanniv_action_seconds", "A seat's action, from its "
+                                  "validated message to its acknowledgement and broadcast (so "
+                                  "after its commit)."),
+        )
 
 
 class _LiveCollector(Collector):
@@ -111,13 +162,8 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
-        self.actions = Counter("yanniv_actions", "Actions applied (committed, then "
-                               "broadcast), by game and by who played them; actions/s is "
-                               "its rate.", ["game", "by"], registry=r)
-        self.action_seconds = Histogram(
-            "yanniv_action_seconds", "A seat's action, from its validated message to its "
-            "acknowledgement and broadcast (so after its commit).",
-            buckets=LATENCY_BUCKETS, registry=r)
+        self._counts = _LoopCounts()
+        r.register(self._counts)
         self.refusals = Counter("yanniv_action_refusals", "A seat's actions answered with an "
                                 "error, by error code (stale_version, not_your_turn…).",
                                 ["code"], registry=r)
@@ -139,10 +185,8 @@ class Metrics:
             f"{LOOP_PROBE_SECONDS} s ahead: what every socket of this process waited beyond "
             "its own work (a long callback, a collection, a batch of broadcasts, the machine "
             "itself).", buckets=LATENCY_BUCKETS, registry=r)
-        self._actions = _Children(self.actions)
         self._refusals = _Children(self.refusals)
         self._db_children: dict[Any, Any] = {}
-        self._observe_action = self.action_seconds.observe
         for move in LEASE_MOVES:  # present at 0 from the start, so rate() sees the first
             self.lease_moves.labels(move)
 
@@ -172,14 +216,13 @@ class Metrics:
         """An action was committed (`Play.commit_action`; its arguments tell who played),
         the match's last if `over`."""
         by = "seat" if client_id is not None else "bot" if by_timer is False else "timer"
-        game = room.game.id
-        self._actions.get((game, by), game, by).inc()
+        self._counts.actions[(room.game.id, by)] += 1
         if over:
             self.match(room, "finished")
 
     def acted(self, seconds: float) -> None:
-        """A seat's action was acknowledged after `seconds`."""
-        self._observe_action(seconds)
+        """A seat's action was acknowledged after `seconds` (on the event loop)."""
+        self._counts.acted(seconds)
 
     def refused(self, code: str) -> None:
         self._refusals.get(code, code).inc()
