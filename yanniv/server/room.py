@@ -169,6 +169,8 @@ class Room:
     #: Told after each broadcast (the lobby feed, `lobby_feed.LobbyFeed.touched`), if set.
     watcher: Callable[[Room], None] | None = field(default=None, repr=False)
     _settings_cache: tuple[RoomSettings, dict[str, Any], dict[str, Any]] | None = None
+    #: `summary_head` around the version, with what it was written from (`_head_key`).
+    _head_cache: tuple[tuple[Any, ...], RoomSettings, bytes, bytes] | None = None
 
     def __post_init__(self) -> None:
         if self.encoder is None:
@@ -233,8 +235,28 @@ class Room:
 
     def summary_head(self) -> bytes:
         """The summary's JSON without `your_seat` and its closing brace: written once per
-        change, then finished for each seat (`state_text`)."""
-        return orjson.dumps(self._summary_fields())[:-1]
+        change, then finished for each seat (`state_text`). Most changes (an action) change
+        only the version: the text on either side of it is kept while what it was written
+        from stays the same (`tests/server/test_room_summary_memory.py` checks it)."""
+        key = self._head_key()
+        cached = self._head_cache
+        if cached is None or cached[1] is not self.settings or cached[0] != key:
+            fields = self._summary_fields()
+            del fields["version"]
+            before = {name: fields.pop(name) for name in ("code", "public", "status")}
+            cached = self._head_cache = (
+                key, self.settings,
+                orjson.dumps(before)[:-1] + b',"version":',
+                b"," + orjson.dumps(fields)[1:-1],
+            )
+        return b"".join((cached[2], b"%d" % self.version, cached[3]))
+
+    def _head_key(self) -> tuple[Any, ...]:
+        """Everything of the summary but the version and the settings (compared apart, by
+        identity: a change of settings replaces them)."""
+        return (self.code, self.status, self.host_seat,
+                tuple([(s.seat, s.pseudo, s.connections > 0 or s.is_bot, s.is_bot,
+                        s.bot_level) for s in self.seats]))
 
     def _summary_fields(self) -> dict[str, Any]:
         return {
