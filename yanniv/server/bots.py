@@ -51,7 +51,7 @@ def new_memories(room: Room, seed: str, events: Iterable[Any]) -> None:
 
 def observe(room: Room, events: Iterable[Any]) -> None:
     """Each bot remembers the change as its own seat received it (redacted, like a human)."""
-    bots = [s for s in room.bot_seats() if s.bot is not None]
+    bots = [s for s in room.seats if s.bot is not None and s.is_bot]
     if not bots:
         return
     events = tuple(events)

@@ -206,7 +206,10 @@ class Room:
         return None
 
     def seat_at(self, index: int) -> Seat | None:
-        return next((s for s in self.seats if s.seat == index), None)
+        seats = self.seats
+        if 0 <= index < len(seats) and seats[index].seat == index:  # kept in order: most often
+            return seats[index]
+        return next((s for s in seats if s.seat == index), None)
 
     def humans_connected(self) -> bool:
         return any(s.connections > 0 for s in self.seats if not s.is_bot)
