@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, bindparam, update
@@ -43,6 +43,17 @@ _LEASES: Table = RoomLeaseRow.__table__  # type: ignore[assignment]
 RESUBSCRIBE = 1.0
 #: Seconds a Redis command may take before it counts as failed.
 REDIS_TIMEOUT = 1.0
+#: Seconds a subscription or a client may take to close. redis-py's close can wait forever for
+#: its socket's end (redis/redis-py#3941: `disconnect` awaits `wait_closed`), which once held
+#: an app's shutdown for the 900 s of a test's timeout; the socket is closed by then anyway.
+CLOSE_SECONDS = 2.0
+
+
+async def close_within(closing: Awaitable[Any], seconds: float | None = None) -> None:
+    """Await a Redis object's close for at most `seconds` (`CLOSE_SECONDS`); its failure or
+    its lateness is not the caller's: a stop goes on."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(closing, CLOSE_SECONDS if seconds is None else seconds)
 
 
 def shared_redis_url(settings: Settings) -> str:
@@ -91,18 +102,20 @@ class LobbyBus:
 
     async def _listen(self) -> None:
         while True:
+            pubsub = self.subscriber.pubsub(ignore_subscribe_messages=True)
             try:
-                async with self.subscriber.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.subscribe(CHANNEL)
-                    self.heard()  # (again) subscribed: whatever was missed is read now
-                    async for message in pubsub.listen():
-                        if message.get("type") == "message" and message["data"] != self.owner:
-                            self.received += 1
-                            self.heard()
+                await pubsub.subscribe(CHANNEL)
+                self.heard()  # (again) subscribed: whatever was missed is read now
+                async for message in pubsub.listen():
+                    if message.get("type") == "message" and message["data"] != self.owner:
+                        self.received += 1
+                        self.heard()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 self._warn("the subscription", exc)
+            finally:  # not `async with`: its close is bounded here (`close_within`)
+                await close_within(pubsub.aclose())
             await asyncio.sleep(RESUBSCRIBE)
 
     def _warn(self, what: str, exc: Exception) -> None:
@@ -163,5 +176,4 @@ class SharedState:
         await self.counts.stop()
         for client in (self.redis, self.subscriber):
             if client is not None:
-                with contextlib.suppress(Exception):
-                    await client.aclose()
+                await close_within(client.aclose())
