@@ -257,25 +257,26 @@ class Room:
     def _head_key(self) -> tuple[Any, ...]:
         """Everything of the summary but the version and the settings (compared apart, by
         identity: a change of settings replaces them)."""
-        return (self.code, self.status, self.host_seat,
-                tuple([(s.seat, s.pseudo, s.connections > 0 or s.is_bot, s.is_bot,
-                        s.bot_level) for s in self.seats]))
+        return (self.code, self.status, self.host_seat, self._seat_rows())
+
+    def _seat_rows(self) -> tuple[tuple[Any, ...], ...]:
+        """What the summary shows of each seat (`_summary_fields` writes it from these)."""
+        return tuple([(s.seat, s.pseudo, s.connections > 0 or s.is_bot, s.is_bot, s.bot_level)
+                      for s in self.seats])
 
     def _summary_fields(self) -> dict[str, Any]:
+        """The summary as data; a field added here is added to `_head_key` too."""
+        host = self.host_seat
         return {
             "code": self.code,
             "public": self.settings.public,
             "status": self.status,
             "version": self.version,
-            "host_seat": self.host_seat,
+            "host_seat": host,
             "seats": [
-                {
-                    "seat": s.seat, "pseudo": s.pseudo,
-                    "connected": s.connections > 0 or s.is_bot,
-                    "is_host": s.seat == self.host_seat, "is_bot": s.is_bot,
-                    "bot_level": s.bot_level,
-                }
-                for s in self.seats
+                {"seat": seat, "pseudo": pseudo, "connected": connected,
+                 "is_host": seat == host, "is_bot": is_bot, "bot_level": level}
+                for seat, pseudo, connected, is_bot, level in self._seat_rows()
             ],
             "settings": self.settings_data(),
             "limits": self.limits_data(),
