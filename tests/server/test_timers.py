@@ -117,3 +117,33 @@ def test_the_stored_deadline_follows_every_action(
                 assert (stored is None) == (timer is None)
     finally:
         engine.dispose()
+
+
+def test_an_action_without_a_deadline_leaves_the_match_row_alone(
+        sqlite_url: str, app_factory: Callable[..., FastAPI], table_cls: Any) -> None:
+    """Without a timer, SQLite's group commit does not touch the match's row at all (no
+    statement for a deadline that stays None): a value put there behind the server's back
+    survives the next action. With a timer, the next action writes its deadline over it."""
+    engine = create_engine(normalize_url(sqlite_url))
+    try:
+        for timer in (None, 10):
+            with (TestClient(app_factory(sqlite_url)) as client,
+                  table_cls(client, 2, {"timer_seconds": timer, "manches": 1}) as table):
+                table.connect()
+                state = table.sync()
+                match_id = client.app.state.rooms.get(table.code).match.id
+                with engine.begin() as conn:
+                    conn.execute(text("UPDATE room_matches SET deadline_ms = 7 WHERE id = :id"),
+                                 {"id": match_id})
+                actor = table.players[state["view"]["pending"]["seat"]]
+                own = actor.wait_version(state["version"])
+                answer = actor.act(own["view"]["legal_actions"][0], own["version"])
+                assert answer["type"] == "ack", answer
+                state = table.players[0].wait_version(answer["version"])
+                with engine.connect() as conn:
+                    stored = conn.execute(
+                        text("SELECT deadline_ms FROM room_matches WHERE id = :id"),
+                        {"id": match_id}).scalar_one()
+                assert stored == (7 if timer is None else state["deadline"]), timer
+    finally:
+        engine.dispose()

@@ -116,6 +116,14 @@ def sqlite_datetime_text(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat(" ", "microseconds")[:26]
 
 
+def flag_to_driver(dialect: Dialect) -> Callable[[Any], Any]:
+    """How this dialect's driver best takes a `Boolean`: on SQLite as the integer it stores
+    (what SQLAlchemy's own processor hands it). The `sqlite3` module binds only exact ints,
+    floats, strings and None without its adaptation protocol; a bool costs a failed look-up
+    of `__adapt__` on a type, i.e. a formatted `AttributeError`, per row."""
+    return int if dialect.name == "sqlite" else _same
+
+
 def json_text(value: Any) -> str:
     """A JSON column's value as the text the driver stores (read back with `json.loads`)."""
     return orjson.dumps(value).decode()
@@ -138,10 +146,13 @@ class DriverConnection:
     def run(self, steps: Sequence[tuple[DriverStatement, Sequence[dict[str, Any]]]],
             check: Callable[[int, int], None]) -> None:
         """Run each statement over its rows in one transaction and commit; `check(i,
-        rowcount)` after each may raise to roll the whole transaction back."""
+        rowcount)` after each may raise to roll the whole transaction back. A statement
+        without rows is not run (nor checked)."""
 
         def work(cursor: Any) -> None:
             for i, (statement, rows) in enumerate(steps):
+                if not rows:
+                    continue
                 cursor.executemany(statement.sql, statement.params(rows))
                 check(i, cursor.rowcount)
 

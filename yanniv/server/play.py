@@ -151,7 +151,11 @@ class Play:
 
         async def write_async(snapshot: dict[str, Any]) -> None:
             # Any other action: in the next group commit of every room's actions.
-            await self.writer.append(ActionWrite(snapshot, match.id, row(snapshot), deadline))
+            # A match without a deadline before or after (no timer) keeps its stored one; the
+            # one place that sets a deadline without writing it (a failed timeout) sets one.
+            await self.writer.append(ActionWrite(
+                snapshot, match.id, row(snapshot), deadline,
+                set_deadline=deadline is not None or match.deadline_ms is not None))
 
         def commit(_: None) -> None:
             match.state = new_state

@@ -27,6 +27,7 @@ from yanniv.server.action_sql import (
     LoopSQLite,
     compile_statement,
     datetime_to_driver,
+    flag_to_driver,
     json_text,
 )
 from yanniv.server.leases import CHUNK, LeaseLost, Leases, held_by
@@ -70,6 +71,9 @@ class ActionWrite:
     match_id: int
     action: dict[str, Any]
     deadline_ms: int | None
+    #: False when the match's stored deadline is already `deadline_ms` (both None: a room
+    #: without a timer): SQLite's batch then leaves the match's row alone.
+    set_deadline: bool = True
 
 
 @dataclass
@@ -121,6 +125,7 @@ class RoomStore:
         self._insert_action_sql: DriverStatement = compile_statement(_INSERT_ACTION, dialect)
         self._deadline_sql: DriverStatement = compile_statement(_SET_DEADLINE, dialect)
         self._moment = datetime_to_driver(dialect)
+        self._flag = flag_to_driver(dialect)
         self._log_connection = DriverConnection(self.engine)
         self._loop_connection = LoopConnection(self.engine) if self.writes_on_loop else None
         self._here_connection = LoopSQLite(self.engine) if self.writes_here else None
@@ -261,7 +266,7 @@ class RoomStore:
         nothing is left out (an empty set, as `append_actions_on_loop` names what it left
         out)."""
         owner = self.leases.owner
-        moment = self._moment
+        moment, flag = self._moment, self._flag
         rooms = []
         actions = []
         deadlines = []
@@ -276,10 +281,11 @@ class RoomStore:
             actions.append({"match_id": w.match_id, "step": action["step"],
                             "seat": action["seat"], "version": action["version"],
                             "action": json_text(action["action"]),
-                            "client_id": action["client_id"], "by_timer": action["by_timer"],
+                            "client_id": action["client_id"], "by_timer": flag(action["by_timer"]),
                             "created_at": updated_text if created is updated
                             else moment(created)})
-            deadlines.append({"b_id": w.match_id, "b_deadline_ms": w.deadline_ms})
+            if w.set_deadline:
+                deadlines.append({"b_id": w.match_id, "b_deadline_ms": w.deadline_ms})
 
         def check(step: int, rowcount: int) -> None:
             if step == 0 and rowcount != len(writes):  # one room per batch at most: its lock
