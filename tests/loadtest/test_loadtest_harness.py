@@ -63,9 +63,12 @@ def test_the_ramp_plays_every_server_and_reports_figures(tmp_path: Path) -> None
     lines = run.stdout.splitlines()
     assert lines[0].startswith("start:")
     header = next(i for i, line in enumerate(lines) if line.startswith("rooms "))
+    bars = next(i for i, line in enumerate(lines) if line.startswith("bars ("))
     end = next(i for i, line in enumerate(lines) if line.startswith("end:"))
-    rows = [line.split() for line in lines[header + 1:end]]
+    rows = [line.split() for line in lines[header + 1:bars]]
     assert [row[:2] for row in rows] == [["2", kind] for kind in KINDS]
+    # Then one verdict per Yanniv step (the peers are only the machine's yardstick).
+    assert [line.split()[:2] for line in lines[bars + 1:end]] == [["2", "yanniv-sqlite"]]
 
 
 def test_the_cpu_split_reads_each_thread_of_a_process() -> None:
@@ -125,3 +128,39 @@ def test_repeated_turns_pair_each_server_with_the_peers_of_its_own_turn() -> Non
     assert line[11:] == ["2", "of", "3"]  # turns within 3x node
     table = ramp.table([{**row, "result": None, "error": "x"} for row in rows[:4]])
     assert "yanniv-sqlite #2" in table and "node-peer #1" in table
+
+
+def _step(kind: str, ms: float, p99: float, top: float, kb: float = 20.0,
+          acked: int = 100) -> dict[str, object]:
+    latency = {"n": acked, "p50": 1.0, "p90": 2.0, "p99": p99, "max": top}
+    return {"kind": kind, "rooms": 2000, "turn": 0, "result": {
+        "actions_sent": 100, "actions_acked": acked, "lost": 100 - acked, "timeouts": 0,
+        "errors": 0, "disconnects": 0, "latency_ms": {"actor": latency, "others": latency},
+        "server": {"cpu_ms_per_action": ms, "kb_per_socket": kb}}}
+
+
+def test_the_verdicts_name_each_missed_bar_and_whether_the_peers_missed_it_too() -> None:
+    """`ramp.verdicts`: a Yanniv step holds the issue's bars or names those it misses (worked
+    out by hand), and where it misses one, says what the bare peers of the same R and turn
+    missed of the transport's bars (latency, answers): a machine that cannot carry the load
+    for them says nothing about Yanniv."""
+    sys.path.insert(0, str(ROOT / "scripts" / "loadtest"))
+    try:
+        import ramp
+    finally:
+        sys.path.remove(str(ROOT / "scripts" / "loadtest"))
+    rows = [_step("yanniv-sqlite", 0.29, 49.0, 199.0, kb=29.9),
+            _step("yanniv-postgres", 0.31, 62.3, 113.5, kb=31.0, acked=99),
+            _step("node-peer", 0.10, 115.8, 377.9, kb=50.0),
+            _step("python-peer", 0.20, 12.0, 40.0, kb=50.0)]
+    ramp.add_ratios(rows)
+    lines = ramp.verdicts(rows).splitlines()
+    assert lines[0].startswith("bars (")
+    assert lines[1].split() == ["2000", "yanniv-sqlite", "holds"]
+    assert lines[2] == (
+        "2000    yanniv-postgres      misses: 1 of 100 actions unanswered; "
+        "actor p99 62.3 > 50 ms; others p99 62.3 > 50 ms; 3.10x node > 3x; "
+        "31.0 KB a socket > 30 | the peers too: node-peer: actor p99 115.8 > 50 ms, "
+        "actor max 377.9 > 200 ms, others p99 115.8 > 50 ms, others max 377.9 > 200 ms; "
+        "python-peer: holds")
+    assert len(lines) == 3  # no verdict for a peer
