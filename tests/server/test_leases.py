@@ -359,11 +359,13 @@ def test_a_bot_turn_at_the_old_owner_writes_nothing(app_factory: Callable[..., F
                                       player_cls)
 
 
+@pytest.mark.parametrize("timer", [None, 10])
 def test_the_fence_adds_no_statement_to_an_action(app_factory: Callable[..., FastAPI],
-                                                  url: str, table_cls: Any,
+                                                  url: str, table_cls: Any, timer: int | None,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """An action's write is still three statements (the room's version, fenced; the log row;
-    the deadline), on PostgreSQL one (the three as parts of one `WITH`): the fence rides in
+    the deadline; without a timer, a deadline that stays None is not written, so two), on
+    PostgreSQL one (the three as parts of one `WITH`): the fence rides in
     the room's version, no lease read or lock beside it, and no transaction around the one
     statement on PostgreSQL (BEGIN and COMMIT would be two more round trips). The group
     commit talks to its driver connection directly (PostgreSQL's an async one, on the loop),
@@ -402,7 +404,8 @@ def test_the_fence_adds_no_statement_to_an_action(app_factory: Callable[..., Fas
         def __getattr__(self, name: str) -> Any:
             return getattr(self.real, name)
 
-    with _serving(app) as client, table_cls(client, 2) as table:
+    with (_serving(app) as client,
+          table_cls(client, 2, {"timer_seconds": timer}) as table):
         client.portal.call(app.state.rooms.keeper.stop)  # no renewal in the count
         table.connect()
         engine = app.state.db.engine
@@ -434,4 +437,5 @@ def test_the_fence_adds_no_statement_to_an_action(app_factory: Callable[..., Fas
     if url.startswith("postgresql"):
         assert seen == ["WITH"]
     else:
-        assert [s for s in seen if s not in ("BEGIN", "COMMIT")] == ["UPDATE", "INSERT", "UPDATE"]
+        expected = ["UPDATE", "INSERT"] + (["UPDATE"] if timer is not None else [])
+        assert [s for s in seen if s not in ("BEGIN", "COMMIT")] == expected

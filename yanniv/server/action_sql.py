@@ -1,7 +1,8 @@
 """The per-action statements of the group commit as driver SQL, compiled once per dialect.
 
 An action's write is, per batch, three `executemany` (the rooms' fenced versions, the log rows,
-the matches' deadlines) in one transaction, or on PostgreSQL one statement over the batch as
+the matches' deadlines, that one left out when no deadline of the batch changes from None) in
+one transaction, or on PostgreSQL one statement over the batch as
 JSON that does all three (`PG_APPEND_ACTIONS`). Through SQLAlchemy's Core `execute`, each of
 them pays, per row, the bind-parameter processing (a Python function per value, `json.dumps`
 for the action) and, per call, the compiled statement's execution context: under load that
