@@ -120,8 +120,9 @@ def sqlite_datetime_text(value: datetime | None) -> str | None:
 def flag_to_driver(dialect: Dialect) -> Callable[[Any], Any]:
     """How this dialect's driver best takes a `Boolean`: on SQLite as the integer it stores
     (what SQLAlchemy's own processor hands it). The `sqlite3` module binds only exact ints,
-    floats, strings and None without its adaptation protocol; a bool costs a failed look-up
-    of `__adapt__` on a type, i.e. a formatted `AttributeError`, per row."""
+    floats, strings and byte arrays without its adaptation protocol; anything else (a bool,
+    None) costs a failed look-up of `__adapt__` on a type, i.e. a formatted and discarded
+    `AttributeError`, per value."""
     return int if dialect.name == "sqlite" else _same
 
 

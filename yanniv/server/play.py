@@ -151,8 +151,9 @@ class Play:
 
         async def write_async(snapshot: dict[str, Any]) -> None:
             # Any other action: in the next group commit of every room's actions.
-            # A match without a deadline before or after (no timer) keeps its stored one; the
-            # one place that sets a deadline without writing it (a failed timeout) sets one.
+            # No deadline before or after (no timer): the stored one is None already, and
+            # stays so. `match.deadline_ms` is None only when the stored one is: the one place
+            # that changes it without a write (a timeout that failed) sets a time.
             await self.writer.append(ActionWrite(
                 snapshot, match.id, row(snapshot), deadline,
                 set_deadline=deadline is not None or match.deadline_ms is not None))
