@@ -175,8 +175,11 @@ def misses(res: dict[str, Any], peer: bool = False) -> list[str]:
     load at all."""
     out = []
     unanswered = res["actions_sent"] - res["actions_acked"]
-    if unanswered or res["lost"] or res["timeouts"]:
+    if unanswered:
         out.append(f"{unanswered} of {res['actions_sent']} actions unanswered")
+    undelivered = res["lost"] + res["timeouts"]  # views a seat was owed and never got
+    if undelivered:
+        out.append(f"{undelivered} views never delivered")
     for key in ("errors", "disconnects"):
         if res[key]:
             out.append(f"{res[key]} {key}")
