@@ -163,7 +163,9 @@ def forget_last_acked(url: str, clients: list[SeatClient]) -> None:
     try:
         with engine.begin() as conn:
             conn.execute(text("DELETE FROM room_actions WHERE client_id = :i"), {"i": action_id})
-            # Its room then comes back one version lower, as it would have.
+            # Its room then comes back one version lower, as it would have (a room's version
+            # is the later of its row's and its log's latest row's: lower its row's too, in
+            # case that action was the one that wrote it).
             conn.execute(text("UPDATE rooms SET version = version - 1 WHERE code = :c"),
                          {"c": client.code})
     finally:

@@ -363,10 +363,10 @@ def test_a_bot_turn_at_the_old_owner_writes_nothing(app_factory: Callable[..., F
 def test_the_fence_adds_no_statement_to_an_action(app_factory: Callable[..., FastAPI],
                                                   url: str, table_cls: Any, timer: int | None,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """An action's write is still three statements (the room's version, fenced; the log row;
-    the deadline; without a timer, a deadline that stays None is not written, so two), on
-    PostgreSQL one (the three as parts of one `WITH`): the fence rides in
-    the room's version, no lease read or lock beside it, and no transaction around the one
+    """An action's write is two statements (the log row, fenced; the deadline; without a
+    timer, a deadline that stays None is not written, so one), on PostgreSQL one (both as
+    parts of one `WITH`): the fence rides in the log row's insert, no lease read or lock
+    beside it, the room's own row is not written, and no transaction around the one
     statement on PostgreSQL (BEGIN and COMMIT would be two more round trips). The group
     commit talks to its driver connection directly (PostgreSQL's an async one, on the loop),
     so the statements are recorded there (a cursor that notes what it is given), and through
@@ -437,5 +437,5 @@ def test_the_fence_adds_no_statement_to_an_action(app_factory: Callable[..., Fas
     if url.startswith("postgresql"):
         assert seen == ["WITH"]
     else:
-        expected = ["UPDATE", "INSERT"] + (["UPDATE"] if timer is not None else [])
+        expected = ["INSERT"] + (["UPDATE"] if timer is not None else [])
         assert [s for s in seen if s not in ("BEGIN", "COMMIT")] == expected

@@ -62,11 +62,20 @@ def _interrupted_match(app_factory: Callable[..., FastAPI], url: str, table_cls:
             assert table.step(rng)
         version = table.sync()["version"]
         hands = [p.last_state["view"]["hand"] for p in table.players]
+        last_activity = app1.state.rooms.get(code).updated_at
         table.close()
+    with app1.state.db.engine.connect() as conn:
+        stored = conn.execute(text("SELECT version FROM rooms WHERE code = :c"),
+                              {"c": code}).scalar()
+    assert stored < version  # an action writes its log row, not its room's row
     app2 = app_factory(url)
     with TestClient(app2) as client2:
         room = app2.state.rooms.get(code)
         assert room is not None and room.status == "playing"
+        # The room as its latest action left it: its version, and its last activity (from
+        # which an empty room's idle time counts).
+        assert room.version == version
+        assert room.updated_at == last_activity
         table.client = client2
         table.stack = contextlib.ExitStack()
         table.players = [player_cls(client2, code, t, n, table.stack)

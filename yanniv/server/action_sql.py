@@ -1,9 +1,9 @@
 """The per-action statements of the group commit as driver SQL, compiled once per dialect.
 
-An action's write is, per batch, three `executemany` (the rooms' fenced versions, the log rows,
-the matches' deadlines, that one left out when no deadline of the batch changes from None) in
-one transaction, or on PostgreSQL one statement over the batch as
-JSON that does all three (`PG_APPEND_ACTIONS`). Through SQLAlchemy's Core `execute`, each of
+An action's write is, per batch, two `executemany` (the log rows, fenced on the rooms' leases;
+the matches' deadlines, left out when no deadline of the batch changes from None) in one
+transaction, or on PostgreSQL one statement over the batch as JSON that does both
+(`PG_APPEND_ACTIONS`). Through SQLAlchemy's Core `execute`, each of
 them pays, per row, the bind-parameter processing (a Python function per value, `json.dumps`
 for the action) and, per call, the compiled statement's execution context: under load that
 was most of the database thread's hold on the GIL, which the event loop then waits for. Here
@@ -61,29 +61,28 @@ class RecordsetStatement:
 
 
 #: The whole group commit on PostgreSQL as one statement, run outside any explicit transaction
-#: (one round trip and one commit per batch, where the three statements above took five: BEGIN,
-#: three statements, COMMIT, each paid by the backend and by the database thread's hold on the
-#: GIL). The rooms' versions are fenced as above; a room whose fence fails writes nothing
-#: (its log row and deadline join on the fenced rooms), the others commit, and the statement
-#: returns the codes it wrote. A row's `action` is the action's JSON itself (not a string of
-#: it): `json_to_recordset` hands it to its `json` column as the text it was written as.
+#: (one round trip and one commit per batch, where BEGIN, the statements and COMMIT took
+#: several, each paid by the backend and by the database thread's hold on the GIL). Each log
+#: row is fenced as `leases.held_by` fences it (its room's lease, locked `FOR KEY SHARE`); a
+#: room whose fence fails writes nothing (its deadline joins on the rows logged), the others
+#: commit, and the statement returns the matches it logged. A row's `action` is the action's
+#: JSON itself (not a string of it): `json_to_recordset` hands it to its `json` column as the
+#: text it was written as. The rooms' own rows are not written (`store._INSERT_ACTION_FENCED`).
 PG_APPEND_ACTIONS = RecordsetStatement(
     "WITH u AS (SELECT * FROM json_to_recordset(%(rows)s::json) AS u(code varchar, "
-    "status varchar, version integer, updated_at timestamptz, epoch integer, "
-    "match_id integer, step integer, seat integer, action json, client_id varchar, "
-    "by_timer boolean, created_at timestamptz, deadline_ms bigint)), "
-    "fenced AS (UPDATE rooms SET status = u.status, version = u.version, "
-    "updated_at = u.updated_at FROM u WHERE rooms.code = u.code AND EXISTS ("
-    "SELECT room_leases.room_code FROM room_leases WHERE room_leases.room_code = u.code "
-    "AND room_leases.owner = %(owner)s::varchar AND room_leases.epoch = u.epoch "
-    "FOR KEY SHARE) RETURNING rooms.code), "
+    "epoch integer, match_id integer, step integer, seat integer, version integer, "
+    "action json, client_id varchar, by_timer boolean, created_at timestamptz, "
+    "deadline_ms bigint)), "
     "logged AS (INSERT INTO room_actions (match_id, step, seat, version, action, client_id, "
     "by_timer, created_at) SELECT u.match_id, u.step, u.seat, u.version, u.action, u.client_id, "
-    "u.by_timer, u.created_at FROM u JOIN fenced ON fenced.code = u.code), "
-    "timed AS (UPDATE room_matches SET deadline_ms = u.deadline_ms FROM u JOIN fenced "
-    "ON fenced.code = u.code WHERE room_matches.id = u.match_id "
+    "u.by_timer, u.created_at FROM u WHERE EXISTS (SELECT room_leases.room_code FROM "
+    "room_leases WHERE room_leases.room_code = u.code AND room_leases.owner = "
+    "%(owner)s::varchar AND room_leases.epoch = u.epoch FOR KEY SHARE) "
+    "RETURNING room_actions.match_id), "
+    "timed AS (UPDATE room_matches SET deadline_ms = u.deadline_ms FROM u JOIN logged "
+    "ON logged.match_id = u.match_id WHERE room_matches.id = u.match_id "
     "AND room_matches.deadline_ms IS DISTINCT FROM u.deadline_ms) "
-    "SELECT code FROM fenced")
+    "SELECT match_id FROM logged")
 
 
 def compile_statement(statement: ClauseElement, dialect: Dialect) -> DriverStatement:

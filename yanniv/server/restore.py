@@ -21,14 +21,20 @@ def restore_room(loaded: LoadedRoom) -> Room:
     or an action the stored rules refuse), so the caller can skip that room alone."""
     data = loaded.room
     game, settings = load_settings({**data["settings"], "game": data["game"]})
+    m = loaded.match
+    version, updated_at = data["version"], aware(data["updated_at"])
+    if m is not None and m.actions and m.last_action_at is not None:
+        # An action writes its log row, not its room's row (`store._INSERT_ACTION_FENCED`):
+        # the room is as the latest write of either left it.
+        version = max(version, m.actions[-1][2])
+        updated_at = max(updated_at, aware(m.last_action_at))
     room = Room(
         code=data["code"], status=data["status"], host_seat=data["host_seat"],
-        settings=settings, game=game, version=data["version"],
-        created_at=aware(data["created_at"]), updated_at=aware(data["updated_at"]),
+        settings=settings, game=game, version=version,
+        created_at=aware(data["created_at"]), updated_at=updated_at,
         seats=[Seat(**{**s, "joined_at": aware(s["joined_at"])}) for s in loaded.seats],
         lease_epoch=data["lease_epoch"],
     )
-    m = loaded.match
     if m is not None and room.status != "waiting":
         match_game = get_game(m.game)
         if match_game is not game:

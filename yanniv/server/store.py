@@ -2,8 +2,9 @@
 
 Every function takes plain values (snapshots made under the room lock) and does one
 transaction. The action log is appended before the server answers or broadcasts anything.
-Every write of an existing room saves its row first, fenced on the room's lease
-(`leases.held_by`): a process that lost the lease gets `LeaseLost` and nothing is written.
+Every write of an existing room saves its row first (an action other than a match's last, its
+log row), fenced on the room's lease (`leases.held_by`): a process that lost the lease gets
+`LeaseLost` and nothing is written.
 """
 
 from __future__ import annotations
@@ -53,19 +54,24 @@ _SET_ROOM = (
     .where(_ROOMS.c.code == bindparam("b_code"), held_by())
     .values({name: bindparam(f"b_{name}") for name in _ROOM_FIELDS})
 )
-#: What an action changes in its room's row: not the settings (a JSON text) nor the host.
-_ACTION_ROOM_FIELDS = ("status", "version", "updated_at")
-_SET_ROOM_VERSION = (
-    update(_ROOMS)
-    .where(_ROOMS.c.code == bindparam("b_code"), held_by())
-    .values({name: bindparam(f"b_{name}") for name in _ACTION_ROOM_FIELDS})
+#: An action's log row, fenced (`held_by`, bound with the room's code): the row is written
+#: only while this process holds the room's lease. The room's own row is not written for an
+#: action: its version and last activity are the log's latest row's (`RoomStore.load`), so
+#: the batch touches one table where it touched two (on SQLite each room's row rewritten,
+#: settings included, and its page copied into the write-ahead log at every action).
+_ACTION_COLUMNS = ("match_id", "step", "seat", "version", "action", "client_id", "by_timer",
+                   "created_at")
+_INSERT_ACTION_FENCED = insert(_ACTIONS).from_select(
+    list(_ACTION_COLUMNS),
+    select(*[bindparam(name, type_=_ACTIONS.c[name].type) for name in _ACTION_COLUMNS])
+    .where(held_by()),
 )
 
 
 @dataclass(slots=True)
 class ActionWrite:
-    """What one action (not the last of its match) writes: its log row, the match's new
-    deadline, the room's new version (`writer.ActionWriter` batches them)."""
+    """What one action (not the last of its match) writes: its log row (which carries the
+    room's new version) and the match's new deadline (`writer.ActionWriter` batches them)."""
 
     room: dict[str, Any]
     match_id: int
@@ -93,6 +99,8 @@ class LoadedMatch:
     deadline_ms: int | None
     #: (step, seat, version, action, client_id) in step order.
     actions: list[tuple[int, int, int, dict[str, Any], str | None]] = field(default_factory=list)
+    #: When the latest action was logged (None without one).
+    last_action_at: datetime | None = None
 
 
 @dataclass
@@ -121,8 +129,8 @@ class RoomStore:
         #: can (`writes_here`, `sqlite_group_commit_on_loop`), else in a database thread.
         self.writes_on_loop = dialect.name == "postgresql"
         self.writes_here = dialect.name == "sqlite" and here
-        self._room_version_sql: DriverStatement = compile_statement(_SET_ROOM_VERSION, dialect)
-        self._insert_action_sql: DriverStatement = compile_statement(_INSERT_ACTION, dialect)
+        self._insert_action_sql: DriverStatement = compile_statement(_INSERT_ACTION_FENCED,
+                                                                     dialect)
         self._deadline_sql: DriverStatement = compile_statement(_SET_DEADLINE, dialect)
         self._moment = datetime_to_driver(dialect)
         self._flag = flag_to_driver(dialect)
@@ -238,52 +246,45 @@ class RoomStore:
 
     async def append_actions_on_loop(self, writes: list[ActionWrite]) -> set[str]:
         """PostgreSQL: log many rooms' actions (none the last of its match) in one statement
-        on the event loop: the rooms' versions (fenced), the rows and the matches' deadlines.
-        Returns the codes of the rooms whose lease is gone: nothing of theirs was written, the
-        others are committed."""
+        on the event loop: the log rows (fenced) and the matches' deadlines. Returns the
+        codes of the rooms whose lease is gone: nothing of theirs was written, the others are
+        committed."""
         assert self._loop_connection is not None
         rows = []
         for w in writes:
             room, action = w.room, w.action
             rows.append({"code": room["code"], "epoch": room["lease_epoch"],
-                         "status": room["status"], "version": room["version"],
-                         "updated_at": room["updated_at"], "match_id": w.match_id,
+                         "match_id": w.match_id, "version": action["version"],
                          "step": action["step"], "seat": action["seat"],
                          "action": action["action"], "client_id": action["client_id"],
                          "by_timer": action["by_timer"], "created_at": action["created_at"],
                          "deadline_ms": w.deadline_ms})
         written = await self._loop_connection.run_one(PG_APPEND_ACTIONS, rows,
                                                       self.leases.owner)
-        return {w.room["code"] for w in writes} - {code for (code,) in written}
+        logged = {match_id for (match_id,) in written}
+        return {w.room["code"] for w in writes if w.match_id not in logged}
 
     def append_actions(self, writes: list[ActionWrite], here: bool = False) -> set[str]:
         """Log many rooms' actions (none the last of its match) in one transaction, in a
         database thread (or `here`, on the event loop: SQLite's `LoopSQLite`, which raises
-        `action_sql.Busy` rather than wait for a lock): the rooms' versions (fenced: first,
-        so a lost lease costs nothing more), the rows and the matches' deadlines, each one
-        `executemany` of driver SQL compiled once (`action_sql`). `LeaseLost` if any room's
-        lease is gone (nothing is written; the writer then tries them one by one); else
-        nothing is left out (an empty set, as `append_actions_on_loop` names what it left
-        out)."""
+        `action_sql.Busy` rather than wait for a lock): the log rows (fenced: first, so a
+        lost lease costs nothing more) and the matches' deadlines, each one `executemany` of
+        driver SQL compiled once (`action_sql`). `LeaseLost` if any room's lease is gone
+        (nothing is written; the writer then tries them one by one); else nothing is left
+        out (an empty set, as `append_actions_on_loop` names what it left out)."""
         owner = self.leases.owner
         moment, flag = self._moment, self._flag
-        rooms = []
         actions = []
         deadlines = []
         for w in writes:
             room, action = w.room, w.action
-            updated = room["updated_at"]
-            updated_text = moment(updated)
-            created = action["created_at"]  # the same moment (`Play.commit_action`)
-            rooms.append({"b_code": room["code"], "b_owner": owner, "b_epoch": room["lease_epoch"],
-                          "b_status": room["status"], "b_version": room["version"],
-                          "b_updated_at": updated_text})
+            created = action["created_at"]
             actions.append({"match_id": w.match_id, "step": action["step"],
                             "seat": action["seat"], "version": action["version"],
                             "action": json_text(action["action"]),
                             "client_id": action["client_id"], "by_timer": flag(action["by_timer"]),
-                            "created_at": updated_text if created is updated
-                            else moment(created)})
+                            "created_at": moment(created), "b_code": room["code"],
+                            "b_owner": owner, "b_epoch": room["lease_epoch"]})
             if w.set_deadline:
                 deadlines.append({"b_id": w.match_id, "b_deadline_ms": w.deadline_ms})
 
@@ -293,9 +294,8 @@ class RoomStore:
 
         connection = self._here_connection if here else self._log_connection
         assert connection is not None
-        connection.run([(self._room_version_sql, rooms),
-                        (self._insert_action_sql, actions),
-                        (self._deadline_sql, deadlines)], check)
+        connection.run([(self._insert_action_sql, actions), (self._deadline_sql, deadlines)],
+                       check)
         return set()
 
     def renew_leases_here(self, held: dict[str, int], listed: Iterable[str]) -> set[str] | None:
@@ -395,7 +395,7 @@ class RoomStore:
         actions = session.execute(
             select(
                 RoomActionRow.step, RoomActionRow.seat, RoomActionRow.version,
-                RoomActionRow.action, RoomActionRow.client_id,
+                RoomActionRow.action, RoomActionRow.client_id, RoomActionRow.created_at,
             )
             .where(RoomActionRow.match_id == row.id)
             .order_by(RoomActionRow.step)
@@ -405,5 +405,6 @@ class RoomStore:
             config=dict(row.config), seats=row.seats, manches=row.manches,
             first_player=row.first_player, pseudos=list(row.pseudos), status=row.status,
             started_at=row.started_at, finished_at=row.finished_at, deadline_ms=row.deadline_ms,
-            actions=[tuple(a) for a in actions],
+            actions=[tuple(a)[:5] for a in actions],
+            last_action_at=actions[-1].created_at if actions else None,
         )
