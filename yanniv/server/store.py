@@ -56,7 +56,7 @@ _SET_ROOM = (
 )
 #: An action's log row, fenced (`held_by`, bound with the room's code): the row is written
 #: only while this process holds the room's lease. The room's own row is not written for an
-#: action: its version and last activity are the log's latest row's (`RoomStore.load`), so
+#: action: its version and last activity are the log's latest row's (`restore.restore_room`), so
 #: the batch touches one table where it touched two (on SQLite each room's row rewritten,
 #: settings included, and its page copied into the write-ahead log at every action).
 _ACTION_COLUMNS = ("match_id", "step", "seat", "version", "action", "client_id", "by_timer",
