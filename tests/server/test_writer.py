@@ -92,9 +92,10 @@ def store_cls(request: pytest.FixtureRequest) -> type[FakeStore]:
 
 
 def _run(tmp_path: Path, writes: list[ActionWrite], store_cls: type[FakeStore],
-         window: float = 0.0, spacing: float = 0.0
+         window: float = 0.0, spacing: float = 0.0, times: list[float] | None = None
          ) -> tuple[FakeStore, ActionWriter, dict[int, Any]]:
-    """Every write appended at once, or `spacing` seconds after the one before."""
+    """Every write appended at once, or `spacing` seconds after the one before, or at
+    `times` (seconds from the start)."""
     db = Database(f"sqlite:///{tmp_path / 'w.sqlite3'}")
     store = store_cls()
     writer = ActionWriter(db, store, window)  # type: ignore[arg-type]
@@ -110,7 +111,7 @@ def _run(tmp_path: Path, writes: list[ActionWrite], store_cls: type[FakeStore],
         outcome[write.action["step"]] = write.action["step"] in store.committed
 
     async def later(n: int, write: ActionWrite) -> None:
-        await asyncio.sleep(n * spacing)
+        await asyncio.sleep(n * spacing if times is None else times[n])
         await one(write)
 
     async def main() -> None:
@@ -161,6 +162,27 @@ def test_a_full_batch_goes_without_waiting_out_its_window(tmp_path: Path,
     assert outcome == {n: True for n in range(target)}
     assert store.transactions == [list(range(target))]
     assert writer.actions == target
+
+
+class SlowLoopStore(FakeLoopStore):
+    """Written on the loop, as on PostgreSQL, in 0.1 s."""
+
+    async def append_actions_on_loop(self, writes: list[ActionWrite]) -> set[str]:
+        await asyncio.sleep(0.08)
+        return await super().append_actions_on_loop(writes)
+
+
+def test_a_batch_formed_during_a_write_waits_out_its_own_window(tmp_path: Path) -> None:
+    """On PostgreSQL actions arrive while a batch is written (its write yields to the loop).
+    The batch they form waits out its own window, as the first did, instead of going as soon
+    as the write before it ends: the first batch goes at 0.3 s and is written until 0.4 s;
+    the actions of 0.33 and 0.36 s (during that write) and of 0.45 s (after it, within 0.3 s
+    of the first of them) share the second transaction."""
+    store, _writer, outcome = _run(tmp_path, [_write(n) for n in range(4)], SlowLoopStore,
+                                   window=0.3, times=[0.0, 0.33, 0.36, 0.45])
+    assert outcome == {n: True for n in range(4)}
+    assert len(store.transactions) == 2, store.transactions
+    assert store.transactions[-1][-2:] == [2, 3]
 
 
 def test_a_bad_row_fails_only_its_own_action(tmp_path: Path,

@@ -1,15 +1,16 @@
 """Group commit of the action log: every room's action writes that arrive while a batch is being
 written go together in the next transaction.
 
-One action is one log row, one match deadline and one room version. Written one transaction
-each, the database thread spends its time in statement set-up and commits and the event loop in
-thread hand-offs; written together they cost one hand-off, three prepared `executemany` and one
-commit per batch (on PostgreSQL, one statement on the event loop; on SQLite, the three on the
-event loop too, with a connection that never waits for a lock: a batch that finds the database
-locked by another write goes to the thread instead). A batch waits `window` seconds after its
-first action (`Settings.group_commit_window`, 20 ms; 0: it goes at once), or until it holds
-`BATCH_TARGET` actions, and the actions that arrive while a batch is being written form the
-next one, so batches grow with the load.
+One action is one log row (with its room's new version) and one match deadline. Written one
+transaction each, the database thread spends its time in statement set-up and commits and the
+event loop in thread hand-offs; written together they cost one hand-off, two prepared
+`executemany` and one commit per batch (on PostgreSQL, one statement on the event loop; on
+SQLite, the two on the event loop too, with a connection that never waits for a lock: a batch
+that finds the database locked by another write goes to the thread instead). A batch waits
+`window` seconds after its first action (`Settings.group_commit_window`, 20 ms; 0: it goes at
+once), or until it holds `BATCH_TARGET` actions; the actions that arrive while a batch is being
+written form the next one, which waits out its own window likewise, so batches grow with the
+load.
 
 Persist before acknowledging holds exactly as before: `append` returns only once the
 transaction holding that action has committed, and raises if it did not (the caller then
@@ -68,6 +69,8 @@ class ActionWriter:
         self._drainer: asyncio.Task[None] | None = None
         #: Resolved when the window ends, or sooner once the batch holds `BATCH_TARGET`.
         self._window_end: asyncio.Future[None] | None = None
+        #: When the first action of the batch being gathered arrived (the loop's clock).
+        self._first_at = 0.0
 
     async def append(self, write: ActionWrite) -> None:
         """Write `write`; return once its transaction committed (raise if it failed)."""
@@ -75,6 +78,8 @@ class ActionWriter:
         if not self._draining or loop is None:
             loop = self._loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
+        if not self._queue:
+            self._first_at = loop.time()
         self._queue.append((write, future))
         if not self._draining:
             self._draining = True
@@ -89,15 +94,18 @@ class ActionWriter:
 
     async def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
         try:
-            if self.window > 0:
-                self._window_end = end = loop.create_future()
-                timer = loop.call_later(self.window, _settle, end, None)
-                try:
-                    await end
-                finally:
-                    self._window_end = None
-                    timer.cancel()
             while self._queue:
+                # Every batch waits out its window, the ones that formed while another was
+                # written (on PostgreSQL, whose writes yield to the loop) as the first.
+                wait = self._first_at + self.window - loop.time()
+                if wait > 0 and len(self._queue) < BATCH_TARGET:
+                    self._window_end = end = loop.create_future()
+                    timer = loop.call_later(wait, _settle, end, None)
+                    try:
+                        await end
+                    finally:
+                        self._window_end = None
+                        timer.cancel()
                 batch = self._queue[:MAX_BATCH]
                 del self._queue[:MAX_BATCH]
                 await self._write(batch)
