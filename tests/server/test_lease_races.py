@@ -6,6 +6,7 @@ so only the sequential cases (tests/server/test_leases.py) apply there."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -30,6 +31,23 @@ def _room(version: int, epoch: int) -> dict[str, Any]:
 def _seat() -> dict[str, Any]:
     return {"seat": 0, "pseudo": "Léa", "token_hash": "0" * 64, "owner_hash": None,
             "joined_at": datetime.now(UTC), "bot_level": None}
+
+
+def _during_a_take_over(db: Database, write: Callable[[], None], what: str) -> None:
+    """Run `write` in a thread while B's take-over is in flight (as `Leases.claim` makes
+    one: the lease row locked FOR UPDATE, then moved); it must wait until that commits."""
+    with db.engine.connect() as conn:
+        transaction = conn.begin()
+        conn.execute(text("SELECT 1 FROM room_leases WHERE room_code = :c FOR UPDATE"),
+                     {"c": CODE})
+        conn.execute(text("UPDATE room_leases SET owner = 'B', epoch = epoch + 1 "
+                          "WHERE room_code = :c"), {"c": CODE})
+        writer = threading.Thread(target=write)
+        writer.start()
+        writer.join(0.5)
+        assert writer.is_alive(), f"{what} must wait for the take-over in flight"
+        transaction.commit()
+    writer.join(10)
 
 
 @pytest.fixture
@@ -76,19 +94,7 @@ def test_a_write_during_a_take_over_waits_and_is_refused(db: Database) -> None:
         else:
             outcome.append(None)
 
-    with db.engine.connect() as conn:
-        transaction = conn.begin()
-        # A take-over as `Leases.claim` makes one: the row locked FOR UPDATE, then moved.
-        conn.execute(text("SELECT 1 FROM room_leases WHERE room_code = :c FOR UPDATE"),
-                     {"c": CODE})
-        conn.execute(text("UPDATE room_leases SET owner = 'B', epoch = epoch + 1 "
-                          "WHERE room_code = :c"), {"c": CODE})
-        writer = threading.Thread(target=write)
-        writer.start()
-        writer.join(0.5)
-        assert writer.is_alive(), "A's write must wait for the take-over in flight"
-        transaction.commit()
-    writer.join(10)
+    _during_a_take_over(db, write, "A's write")
     assert len(outcome) == 1 and isinstance(outcome[0], LeaseLost)
     with db.engine.connect() as conn:
         assert conn.execute(text("SELECT version FROM rooms")).scalar() == 1
@@ -147,18 +153,7 @@ def test_an_action_batch_during_a_take_over_waits_and_writes_nothing(db: Databas
         with db.engine.begin() as conn:
             outcome.append(_batch(conn, match_id, epoch))
 
-    with db.engine.connect() as conn:
-        transaction = conn.begin()
-        conn.execute(text("SELECT 1 FROM room_leases WHERE room_code = :c FOR UPDATE"),
-                     {"c": CODE})
-        conn.execute(text("UPDATE room_leases SET owner = 'B', epoch = epoch + 1 "
-                          "WHERE room_code = :c"), {"c": CODE})
-        writer = threading.Thread(target=write)
-        writer.start()
-        writer.join(0.5)
-        assert writer.is_alive(), "A's batch must wait for the take-over in flight"
-        transaction.commit()
-    writer.join(10)
+    _during_a_take_over(db, write, "A's batch")
     assert outcome == [[]]  # the statement names no match: the writer reports the room lost
     with db.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM room_actions")).scalar() == 0
