@@ -186,19 +186,24 @@ server.on('upgrade', (req, socket, head) => {
       return;
     }
     ws.alive = true;
-    ws.on('pong', () => { ws.alive = true; });
+    ws.heardAt = Date.now();
+    ws.on('pong', () => { ws.alive = true; ws.heardAt = Date.now(); });
     room.seats[seat].sockets.add(ws);
     ws.send(stateFrame(room, seat, typical));
-    ws.on('message', (data) => onAction(room, seat, ws, data));
+    ws.on('message', (data) => { ws.heardAt = Date.now(); onAction(room, seat, ws, data); });
     ws.on('close', () => room.seats[seat].sockets.delete(ws));
   });
 });
 
-// uvicorn's heartbeat under `yanniv serve`: a ping every 5 s, a close after 10 s without pong.
+// The heartbeat of `yanniv serve` (`socket_protocol.SocketProtocol.beat`): a ping every 5 s to
+// a socket not heard from (a message or a pong) within them, a close after 10 s without answer.
 setInterval(() => {
+  const now = Date.now();
   for (const ws of wss.clients) {
-    if (!ws.alive && ws.pingedAt && Date.now() - ws.pingedAt > 10000) { ws.terminate(); continue; }
-    if (ws.alive) { ws.alive = false; ws.pingedAt = Date.now(); ws.ping(); }
+    if (ws.pingedAt && ws.heardAt > ws.pingedAt) ws.alive = true;
+    if (!ws.alive && now - ws.pingedAt > 10000) { ws.terminate(); continue; }
+    if (now - ws.heardAt < 5000) continue;
+    if (ws.alive) { ws.alive = false; ws.pingedAt = now; ws.ping(); }
   }
 }, 5000);
 

@@ -1,6 +1,7 @@
 """Both halves of the heartbeat under the real server (uvicorn with the options `yanniv serve`
 gives it): the client's `ping` gets a `pong` at any time, and the server pings every socket
-with WebSocket ping frames and closes one that stops answering, so its seat shows as gone."""
+with WebSocket ping frames and closes one that stops answering, so its seat shows as gone,
+but does not ping a socket it hears from anyway (a page's own `ping` messages)."""
 
 from __future__ import annotations
 
@@ -115,6 +116,10 @@ class RawSocket:
                     assert isinstance(event, Response | Frame), event
             self._flush()
 
+    def send_text(self, message: dict[str, Any]) -> None:
+        self.proto.send_text(json.dumps(message).encode())
+        self._flush(force=True)
+
     def close(self) -> None:
         self.sock.close()
 
@@ -140,3 +145,31 @@ def test_the_server_pings_and_closes_a_socket_that_stops_answering(served: str) 
     finally:
         alive.close()
         silent.close()
+
+
+def test_a_socket_heard_from_within_the_interval_is_not_pinged(served: str) -> None:
+    """Anything a client sends proves it alive as a pong does: a page that sends its own
+    `ping` message more often than the server's interval gets no ping frame, and one that
+    falls silent is pinged again (and closed if it then answers nothing)."""
+    code, tokens = _room(served, 2)
+    chatty = RawSocket(served, f"/ws/{code}?token={tokens[0]}", answer=False)
+    try:
+        chatty.pump(0.2)  # the handshake's answer and the room's state
+        end = time.monotonic() + 6 * PING_INTERVAL
+        while time.monotonic() < end:
+            chatty.send_text({"type": "ping"})
+            last_sent = time.monotonic()
+            chatty.pump(PING_INTERVAL / 4)
+        assert not chatty.closed
+        assert chatty.pings == 0, "a socket heard from within the interval needs no ping"
+        assert sum(m["type"] == "pong" for m in chatty.texts) >= 12  # its messages were read
+        while not chatty.closed and time.monotonic() - last_sent < 10 * (PING_INTERVAL
+                                                                           + PING_TIMEOUT):
+            chatty.pump(0.05)
+        assert chatty.pings >= 1 and chatty.closed, "silent again: pinged, then closed"
+        silent_for = time.monotonic() - last_sent
+        print(f"pinged and closed {silent_for:.2f} s after its last message")
+        # Not before the interval and the timeout (the heartbeat looks every 0.05 s).
+        assert silent_for >= PING_INTERVAL + PING_TIMEOUT - 0.06
+    finally:
+        chatty.close()

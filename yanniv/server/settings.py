@@ -48,9 +48,10 @@ class Settings(BaseSettings):
     ws_max_frame_bytes: int = 2 * 1024 * 1024
     #: Messages uvicorn buffers per socket ahead of the app (memory: this × the frame cap).
     ws_max_queue: int = 4
-    #: Seconds between the WebSocket ping frames the server sends each socket, and how long
-    #: it waits for the pong before closing a dead one (a client gone without a word: its
-    #: seat then shows as disconnected, and its place among the seat's sockets is freed).
+    #: Seconds between the WebSocket ping frames the server sends each socket it has not
+    #: heard from meanwhile, and how long it waits for an answer before closing a dead one (a
+    #: client gone without a word: its seat then shows as disconnected, and its place among
+    #: the seat's sockets is freed).
     ws_ping_interval: float = 5.0
     ws_ping_timeout: float = 10.0
     #: Accept the permessage-deflate compression browsers offer. Off: a state message is
