@@ -8,8 +8,8 @@
 // seat whose turn it is at the current version, then sends what a Yanniv server sends for one
 // action: an `ack` to the sender and one `state` to every seat's socket, padded to the sizes a
 // real Yanniv run recorded (`--sizes`: the generator's `--sizes-out`, cycled action by
-// action). The turn passes to the next seat; there are no rules. Like uvicorn under
-// `yanniv serve`, it pings every socket every 5 s and drops one silent for 10 s more.
+// action). The turn passes to the next seat; there are no rules. Like `yanniv serve`, it
+// pings a socket not heard from for 5 s and drops one silent for 10 s more.
 
 import fs from 'node:fs';
 import http from 'node:http';
