@@ -3,7 +3,7 @@
 //
 //   node scripts/loadtest/generator.mjs --base http://127.0.0.1:8000 --rooms 250 \
 //        --duration 60 --warmup 10 --server-pid 1234 [--manches 6] [--deflate] [--match-end]
-//        [--match-end-rate 1]
+//        [--match-end-rate 1] [--client-pings]
 //
 // Written from docs/PROTOCOL.md alone, as an outside client would be: rooms are created and
 // joined over HTTP (each player from its own 127.x.y.z source address, with its own owner
@@ -12,7 +12,9 @@
 // `view.pending.seat` sends one of its `legal_actions`; if the previous action's view has not
 // arrived yet, the action goes as soon as it does (at most one owed per room, so a saturated
 // server shows as fewer actions per second, not as a growing backlog). A finished match is
-// rematched and restarted, so R stays constant.
+// rematched and restarted, so R stays constant. With `--client-pings`, each seat also sends
+// what a page sends (web/static/js/socket.js): a `ping` message after 2.5 s without sending
+// anything, which the server answers with a `pong` message.
 //
 // Prints JSON lines on stdout: {"event": "phase", ...} while it works, "window-start" and
 // "window-end" around the measured window (the harness samples other processes then), and one
@@ -49,6 +51,7 @@ const { values: opt } = parseArgs({
     // window's rate, so that the memory read at the end is what a match leaves behind, not
     // the high-water mark of a saturated server; 0 = as fast as each room's views come back.
     'match-end-rate': { type: 'string' },
+    'client-pings': { type: 'boolean', default: false },
   },
 });
 
@@ -63,6 +66,10 @@ const SERVER_PID = opt['server-pid'] ? Number(opt['server-pid']) : null;
 const CLK_TCK = Number(opt['clk-tck']);
 const ACTION_TIMEOUT = Number(opt['action-timeout']) * 1000;
 const SEATS = 4;
+// The page's heartbeat (web/static/js/socket.js, HEARTBEAT): a `ping` message once PING_AFTER
+// ms passed without sending, looked at every TICK ms.
+const PAGE_PING_AFTER = 2500;
+const PAGE_PING_TICK = 500;
 
 function emit(obj) {
   process.stdout.write(`${JSON.stringify(obj)}\n`);
@@ -175,7 +182,7 @@ function httpError(route, res) {
 
 let phase = 'setup';
 const win = {
-  sent: 0, acked: 0, frames: 0, bytes: 0,
+  sent: 0, acked: 0, frames: 0, bytes: 0, pings: 0, pongs: 0,
   ack: [], actor: [], others: [], sizes: [], start: null, end: null,
   // Actor latencies by the wall-clock second the action was sent: where in the window the
   // tail is, to set beside the server's own log (collections, checkpoints).
@@ -219,6 +226,7 @@ function newRoom(index) {
     room.players.push({
       room, pseudo: `L${index}s${s}`, address: nextAddress(), cookie: null, token: null,
       seat: null, ws: null, version: 0, legal: null, finished: false, closing: false, opened: null,
+      lastSent: 0,
     });
   }
   return room;
@@ -246,6 +254,7 @@ function act(room) {
   if (rec.counted) win.sent += 1;
   else if (phase === 'match-end') stats.matchEndActions += 1;
   p.ws.send(JSON.stringify({ type: 'action', id, version: room.latest, action }));
+  p.lastSent = performance.now();
   return true;
 }
 
@@ -305,9 +314,13 @@ function onState(p, msg, size) {
 
 function onMessage(p, data) {
   const size = data.length;
-  if (inWindow()) { win.frames += 1; win.bytes += size; }
   let msg;
   try { msg = JSON.parse(data); } catch { count(stats.errors, 'unparsable_frame'); return; }
+  if (msg.type === 'pong') { // the answer to a page's ping: not counted among an action's frames
+    if (inWindow()) win.pongs += 1;
+    return;
+  }
+  if (inWindow()) { win.frames += 1; win.bytes += size; }
   if (msg.type === 'state') {
     onState(p, msg, size);
     if (p.opened) { p.opened(); p.opened = null; }
@@ -489,6 +502,16 @@ async function main() {
     room.nextTick = performance.now() + rnd() * PERIOD;
     setTimeout(() => tick(room), room.nextTick - performance.now());
   }
+  const pinger = opt['client-pings'] ? setInterval(() => {
+    const now = performance.now();
+    for (const p of players) {
+      if (p.ws?.readyState === WebSocket.OPEN && now - p.lastSent >= PAGE_PING_AFTER) {
+        p.ws.send('{"type":"ping"}');
+        p.lastSent = now;
+        if (inWindow()) win.pings += 1;
+      }
+    }
+  }, PAGE_PING_TICK) : null;
   const sweeper = setInterval(() => {
     const now = performance.now();
     for (const room of playing) {
@@ -549,6 +572,7 @@ async function main() {
     for (const rec of room.records.values()) if (rec.counted) lost += rec.left;
   }
   clearInterval(sweeper);
+  if (pinger) clearInterval(pinger);
   await Promise.all(players.map((p) => new Promise((resolve) => {
     if (!p.ws || p.ws.readyState === WebSocket.CLOSED) { resolve(); return; }
     p.closing = true;
@@ -582,6 +606,9 @@ async function main() {
     setup_errors: stats.setupErrors.slice(0, 20), timeouts: stats.timeouts, lost,
     disconnects: stats.disconnects, close_codes: stats.closeCodes,
     matches_finished: stats.matchesFinished, rematches: stats.rematches,
+    client_pings: opt['client-pings']
+      ? { per_s: Math.round((win.pings / seconds) * 10) / 10, sent: win.pings, pongs: win.pongs }
+      : null,
     server: {
       cpu_s: Math.round(serverCpu * 1000) / 1000,
       cpu_ms_per_action: win.acked ? Math.round((serverCpu / win.acked) * 1e6) / 1000 : null,

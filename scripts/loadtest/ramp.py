@@ -70,6 +70,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="manches per match (default: the rooms' own default)")
     parser.add_argument("--deflate", action="store_true",
                         help="the generator offers permessage-deflate, as browsers do")
+    parser.add_argument("--client-pings", action="store_true",
+                        help="each seat also sends a `ping` message after 2.5 s without "
+                             "sending, as a page does")
     parser.add_argument("--match-end", action="store_true",
                         help="after the window, play every match to its end and report memory")
     parser.add_argument("--match-end-timeout", type=float, default=900.0)
@@ -344,7 +347,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"start: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {started}", flush=True)
     print(f"{os.cpu_count()} CPUs; generator: nice {args.nice}, CPU {cpu or 'not pinned'}; "
           f"window {args.duration:g} s after {args.warmup:g} s; {args.rate:g} action/room/s; "
-          f"deflate {'offered' if args.deflate else 'not offered'}; workdir {workdir}",
+          f"deflate {'offered' if args.deflate else 'not offered'}; "
+          f"page pings {'sent' if args.client_pings else 'not sent'}; workdir {workdir}",
           flush=True)
     rows: list[dict[str, Any]] = []
     calibration: dict[str, Any] | None = None
@@ -359,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
                     manches=args.manches, deflate=args.deflate, match_end=match_end,
                     match_end_timeout=args.match_end_timeout,
                     match_end_rate=args.match_end_rate, seed=args.seed, nice=args.nice,
-                    cpu=cpu)
+                    cpu=cpu, client_pings=args.client_pings)
                 row: dict[str, Any] = {"kind": kind, "rooms": rooms, "turn": turn}
                 try:
                     if kind == "yanniv-postgres" and not postgres_reachable(args.postgres_url):
@@ -380,6 +384,9 @@ def main(argv: list[str] | None = None) -> int:
                       + (f"{res['actions_per_s']} actions/s, p99 actor "
                          f"{res['latency_ms']['actor']['p99']} ms, {res['errors']} errors, "
                          f"deflate on {res['deflate_sockets']} of {res['sockets']} sockets"
+                         + (f", page pings {res['client_pings']['per_s']}/s, "
+                            f"{res['client_pings']['pongs']} of {res['client_pings']['sent']} "
+                            f"answered" if res.get("client_pings") else "")
                          if res else f"failed: {row['error']}"), file=sys.stderr, flush=True)
     finally:
         if not args.keep and not args.workdir:

@@ -200,6 +200,8 @@ class GeneratorOptions:
     seed: int = 1
     nice: int = 10
     cpu: str | None = None
+    #: Each seat also sends a page's own `ping` message after 2.5 s without sending.
+    client_pings: bool = False
 
 
 def generator_command(server: Server, options: GeneratorOptions,
@@ -216,6 +218,8 @@ def generator_command(server: Server, options: GeneratorOptions,
         command += ["--manches", str(options.manches)]
     if options.deflate:
         command.append("--deflate")
+    if options.client_pings:
+        command.append("--client-pings")
     if options.match_end:
         command.append("--match-end")
         if options.match_end_rate is not None:

@@ -164,3 +164,28 @@ def test_the_verdicts_name_each_missed_bar_and_whether_the_peers_missed_it_too()
         "actor max 377.9 > 200 ms, others p99 115.8 > 50 ms, others max 377.9 > 200 ms; "
         "python-peer: holds")
     assert len(lines) == 3  # no verdict for a peer
+
+
+def test_page_pings_are_sent_to_quiet_seats_and_all_answered(tmp_path: Path) -> None:
+    """`--client-pings`: a seat that sent nothing for 2.5 s sends a page's `ping`, as
+    web/static/js/socket.js does; every one gets its `pong` from the server and from the
+    peers, and the pongs stay out of an action's frames."""
+    if not shutil.which("node") or not (ROOT / "node_modules" / "ws").is_dir():
+        skip_or_fail("node and `npm ci` are needed (the load generator is a Node program)")
+    figures = tmp_path / "ramp.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    kinds = ("yanniv-sqlite", "node-peer")
+    run = subprocess.run(
+        [sys.executable, str(RAMP), "--rooms", "1", "--duration", "8", "--warmup", "1",
+         "--rate", "0.5", "--servers", ",".join(kinds), "--client-pings", "--json",
+         str(figures), "--workdir", str(tmp_path / "work")],
+        capture_output=True, text=True, timeout=300, env=env, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    for step in json.loads(figures.read_text())["steps"]:
+        res = step["result"]
+        pings = res["client_pings"]
+        # 4 seats, one action every 2 s among them, for 8 s: each is quiet for 2.5 s or more.
+        assert pings["sent"] >= 4, (step["kind"], pings)
+        assert pings["pongs"] == pings["sent"], (step["kind"], pings)
+        assert res["errors"] == 0 and res["disconnects"] == 0, (step["kind"], res)
+        assert res["frames"]["per_action"] <= 5.0, (step["kind"], res["frames"])
