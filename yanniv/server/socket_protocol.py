@@ -22,7 +22,8 @@ socket at 1,000 rooms, docs/OPERATIONS.md). On top of it:
   no ping (a dead one is still closed `ws_ping_interval + ws_ping_timeout` after the last
   thing heard from it, as before). A page sends its own `ping` message after 2.5 s of
   silence (`web/static/js/socket.js`), so its socket is never pinged at all; in the load
-  test, where each seat acts every few seconds, the server sends about a third of the pings.
+  test without those, where each seat acts every few seconds, the server sends about half
+  the pings (434 a second at 1,000 rooms instead of 800, docs/OPERATIONS.md).
 - A client's frame that arrives whole and alone (a text message or a pong: nearly every read)
   is read here; anything else (fragments, several frames or part of one, other opcodes)
   goes to the `websockets` parser, whose generators cost more than the message's own work.
