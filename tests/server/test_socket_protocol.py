@@ -206,18 +206,59 @@ def test_the_heartbeat_pings_and_closes_a_socket_without_pong() -> None:
         await _settle()
         client.read(b"".join(transport.writes))
         transport.writes.clear()
-        start = asyncio.get_running_loop().time()
+        heard = proto.heard_at  # the handshake: heard from, so no ping within 5 s of it
+        assert proto.beat(heard + 1.0) == heard + 5.0 and transport.writes == []
+        start = heard + 5.0
         assert proto.beat(start) == start + 5.0 and transport.writes == [PING_FRAME]
         [ping] = client.read(PING_FRAME)
         assert ping.opcode is Opcode.PING
-        proto.data_received(client.out())  # the client's pong
+        proto.heard_at = start + 1.0  # the loop's clock when the client's pong is read:
+        proto.data_received(client.out())
+        proto.heard_at = start + 1.0  # (set by the read; pinned here to a known time)
         assert not proto.awaiting_pong
-        assert proto.beat(start + 5.0) == start + 10.0  # answered: pinged again
-        assert proto.beat(start + 10.0) == start + 15.0  # not answered: wait for the timeout
+        assert proto.beat(start + 5.0) == start + 6.0  # heard 4 s ago: no ping yet
+        assert proto.beat(start + 6.0) == start + 11.0 and len(transport.writes) == 2
+        assert proto.beat(start + 11.0) == start + 16.0  # not answered: wait for the timeout
         assert len(transport.writes) == 2
-        assert proto.beat(start + 15.0) is None and proto.close_sent and transport.closing
+        assert proto.beat(start + 16.0) is None and proto.close_sent and transport.closing
         [close] = client.read(transport.writes[-1])
         assert close.opcode is Opcode.CLOSE and close.data[:2] == (1011).to_bytes(2, "big")
+        proto.connection_lost(None)
+        await _settle()
+
+    run_fresh(scenario)
+
+
+def test_every_heartbeat_turn_comes_back_later_than_now_on_a_millisecond_clock() -> None:
+    """uvloop's clock counts whole milliseconds: at a turn exactly one interval after the
+    last thing heard (or one timeout after an unanswered ping), the difference of two clock
+    readings can fall a hair short of it. `beat` must then ping (or close), not name `now`
+    as its next turn, which kept the heartbeat's loop calling it forever (the event loop
+    hung)."""
+    async def scenario() -> None:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            await receive()
+            await send({"type": "websocket.accept"})
+            await receive()
+
+        proto, _transport, _client = _served(app, ws_ping_interval=0.4, ws_ping_timeout=0.8)
+        await _settle()
+        # The readings where the difference says "not yet" and the sum says "now".
+        both = 0
+        for ms in range(5_632_000, 5_634_000):
+            heard, now = ms / 1000, (ms + 400) / 1000
+            both += now - heard < 0.4 and heard + 0.4 <= now
+            proto.awaiting_pong = False
+            proto.heard_at = heard
+            again = proto.beat(now)
+            assert again is not None and again > now, (heard, now, again)
+        assert both, "no reading where the difference and the sum disagree"
+        ms = next(ms for ms in range(1_000_000, 2_000_000)
+                  if (ms + 800) / 1000 - ms / 1000 < 0.8 and ms / 1000 + 0.8 <= (ms + 800) / 1000)
+        proto.awaiting_pong = True
+        proto.ping_sent_at = ms / 1000
+        proto.heard_at = proto.ping_sent_at - 1.0  # nothing heard since the ping
+        assert proto.beat((ms + 800) / 1000) is None and proto.close_sent  # closed, at once
         proto.connection_lost(None)
         await _settle()
 

@@ -222,8 +222,13 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         self.awaiting_pong = False
 
     def beat(self, now: float) -> float | None:
-        """The heartbeat's turn for this socket: when to come back, None to forget it. A
-        socket heard from since its ping, or within the interval, needs no (more) ping."""
+        """The heartbeat's turn for this socket: when to come back, always later than `now`
+        (the heartbeat calls again while a turn is due), None to forget it. A socket heard
+        from since its ping, or within the interval, needs no (more) ping.
+
+        Each time is compared as the sum it returns, never as a difference: the loop's clock
+        counts whole milliseconds, and `now - heard < interval` can hold while `heard +
+        interval` rounds to `now` itself, which kept the heartbeat calling forever."""
         interval = self.ping_interval
         if (interval is None or self.close_sent or self.disconnected
                 or self.transport.is_closing()):
@@ -232,13 +237,15 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         if self.awaiting_pong and heard <= self.ping_sent_at:
             timeout = self.ping_timeout
             if timeout is not None:  # without a timeout: ping on
-                if now - self.ping_sent_at >= timeout:
+                closes_at = self.ping_sent_at + timeout
+                if closes_at <= now:
                     self.keepalive_timeout()
                     return None
-                return self.ping_sent_at + timeout
-        if now - heard < interval:
+                return closes_at
+        pings_at = heard + interval
+        if pings_at > now:
             self.awaiting_pong = False
-            return heard + interval
+            return pings_at
         self.awaiting_pong = True
         self.ping_sent_at = now
         self.transport.write(PING_FRAME)
