@@ -84,6 +84,13 @@ def _served(app: Any, **options: Any) -> tuple[SocketProtocol, FakeTransport, Cl
     return proto, transport, client
 
 
+async def _accepting(scope: Any, receive: Any, send: Any) -> None:
+    """An app that accepts the socket, then waits for its disconnect."""
+    await receive()
+    await send({"type": "websocket.accept"})
+    await receive()
+
+
 async def _settle() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
@@ -197,12 +204,7 @@ def test_a_held_back_transport_sends_through_uvicorn_once_it_drains() -> None:
 
 def test_the_heartbeat_pings_and_closes_a_socket_without_pong() -> None:
     async def scenario() -> None:
-        async def app(scope: Any, receive: Any, send: Any) -> None:
-            await receive()
-            await send({"type": "websocket.accept"})
-            await receive()
-
-        proto, transport, client = _served(app, ws_ping_interval=5.0, ws_ping_timeout=10.0)
+        proto, transport, client = _served(_accepting, ws_ping_interval=5.0, ws_ping_timeout=10.0)
         await _settle()
         client.read(b"".join(transport.writes))
         transport.writes.clear()
@@ -236,12 +238,7 @@ def test_every_heartbeat_turn_comes_back_later_than_now_on_a_millisecond_clock()
     as its next turn, which kept the heartbeat's loop calling it forever (the event loop
     hung)."""
     async def scenario() -> None:
-        async def app(scope: Any, receive: Any, send: Any) -> None:
-            await receive()
-            await send({"type": "websocket.accept"})
-            await receive()
-
-        proto, _transport, _client = _served(app, ws_ping_interval=0.4, ws_ping_timeout=0.8)
+        proto, _transport, _client = _served(_accepting, ws_ping_interval=0.4, ws_ping_timeout=0.8)
         await _settle()
         # The readings where the difference says "not yet" and the sum says "now".
         both = 0
@@ -319,12 +316,7 @@ def test_frames_whole_or_not_reach_the_app_as_the_client_sent_them() -> None:
 
 def test_a_whole_frame_over_the_size_cap_is_refused_by_the_parser() -> None:
     async def scenario() -> None:
-        async def app(scope: Any, receive: Any, send: Any) -> None:
-            await receive()
-            await send({"type": "websocket.accept"})
-            await receive()
-
-        proto, transport, client = _served(app, ws_max_size=100)
+        proto, transport, client = _served(_accepting, ws_max_size=100)
         await _settle()
         client.read(b"".join(transport.writes))
         transport.writes.clear()
