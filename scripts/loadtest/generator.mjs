@@ -24,7 +24,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 
@@ -182,11 +182,13 @@ function httpError(route, res) {
 
 let phase = 'setup';
 const win = {
-  sent: 0, acked: 0, frames: 0, bytes: 0, pings: 0, pongs: 0,
+  sent: 0, acked: 0, frames: 0, bytes: 0, pings: 0, pongs: 0, quiet: 0,
   ack: [], actor: [], others: [], sizes: [], start: null, end: null,
   // Actor latencies by the wall-clock second the action was sent: where in the window the
   // tail is, to set beside the server's own log (collections, checkpoints).
   seconds: new Map(),
+  lateBySecond: new Map(),
+  gcBySecond: new Map(),
 };
 const inWindow = () => phase === 'window';
 
@@ -312,10 +314,35 @@ function onState(p, msg, size) {
   if ((room.owed || unpaced) && !room.inflight && act(room)) room.owed = false;
 }
 
+const STATE_HEAD = Buffer.from('{"type":"state","version":');
+const NOT_ACTING = Buffer.from('"legal_actions":[]');
+const FINISHED = Buffer.from('"finished":true');
+const QUIET_VIEW = Object.freeze({ finished: false });
+
+/** The version of a `state` frame that asks nothing of its seat (no legal action, match not
+ * finished), read off its bytes; -1 for any other frame. Three frames in four are such, and
+ * none of them needs parsing: this process's CPU is the machine's, shared with the server it
+ * measures. Both servers' frames begin with the same head (`{"type":"state","version":`). */
+function quietVersion(data) {
+  const head = STATE_HEAD.length;
+  if (data.length <= head || data.compare(STATE_HEAD, 0, head, 0, head) !== 0) return -1;
+  let version = 0;
+  let i = head;
+  for (; i < data.length && data[i] >= 48 && data[i] <= 57; i += 1) version = version * 10 + data[i] - 48;
+  if (i === head || data[i] !== 44) return -1; // digits, then a comma
+  return data.indexOf(NOT_ACTING, i) >= 0 && data.indexOf(FINISHED, i) < 0 ? version : -1;
+}
+
 function onMessage(p, data) {
   const size = data.length;
   let msg;
-  try { msg = JSON.parse(data); } catch { count(stats.errors, 'unparsable_frame'); return; }
+  const quiet = p.seat !== null && !p.opened ? quietVersion(data) : -1;
+  if (quiet >= 0) {
+    msg = { type: 'state', version: quiet, view: QUIET_VIEW };
+    if (inWindow()) win.quiet += 1;
+  } else {
+    try { msg = JSON.parse(data); } catch { count(stats.errors, 'unparsable_frame'); return; }
+  }
   if (msg.type === 'pong') { // the answer to a page's ping: not counted among an action's frames
     if (inWindow()) win.pongs += 1;
     return;
@@ -536,7 +563,27 @@ async function main() {
   phase = 'window';
   emit({ event: 'window-start' });
   const rssTimer = setInterval(() => rssSamples.push(rss()), 1000);
+  // The generator's own lateness in each second of the window, to tell its stalls from the
+  // server's in the timeline: how late a 5 ms timer fired, at most.
+  let lastFired = performance.now();
+  const lagTimer = setInterval(() => {
+    const now = performance.now();
+    const second = Math.floor((performance.timeOrigin + now) / 1000);
+    const late = now - lastFired - 5;
+    lastFired = now;
+    if (late > (win.lateBySecond.get(second) ?? 0)) win.lateBySecond.set(second, late);
+  }, 5);
+  // The generator's own garbage collections (V8 pauses its thread for most of them).
+  const gcWatch = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const second = Math.floor((performance.timeOrigin + entry.startTime) / 1000);
+      win.gcBySecond.set(second, (win.gcBySecond.get(second) ?? 0) + entry.duration);
+    }
+  });
+  gcWatch.observe({ entryTypes: ['gc'] });
   await sleep(DURATION);
+  clearInterval(lagTimer);
+  gcWatch.disconnect();
   phase = 'after';
   win.end = sample();
   loop.disable();
@@ -628,12 +675,18 @@ async function main() {
     machine: { busy_cores: Math.round((machine / seconds) * 1000) / 1000 },
     frames: {
       per_action: win.acked ? Math.round((win.frames / win.acked) * 100) / 100 : null,
+      // State frames read without parsing (`quietVersion`).
+      quiet: win.quiet,
       bytes_per_action: win.acked ? Math.round(win.bytes / win.acked) : null,
       ack_bytes: Math.round(mean(sizes.map((s) => s[0])) ?? 0),
       actor_state_bytes: Math.round(mean(sizes.map((s) => s[1])) ?? 0),
       other_state_bytes: Math.round(mean(others) ?? 0),
     },
-    timeline: [...win.seconds].map(([second, values]) => ({ second, ...percentiles(values) })),
+    timeline: [...win.seconds].map(([second, values]) => ({
+      second, ...percentiles(values),
+      generator_late_max: Math.round((win.lateBySecond.get(second) ?? 0) * 100) / 100,
+      generator_gc_ms: Math.round((win.gcBySecond.get(second) ?? 0) * 100) / 100,
+    })),
     setup_s: {
       http: Math.round(tSetup - t0) / 1000, connect: Math.round(tConnect - tSetup) / 1000,
       start: Math.round(tStart - tConnect) / 1000,

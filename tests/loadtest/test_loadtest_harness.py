@@ -52,6 +52,15 @@ def test_the_ramp_plays_every_server_and_reports_figures(tmp_path: Path) -> None
         assert 0 < latency["actor"]["p50"] <= latency["actor"]["max"], kind
         assert res["server"]["rss_idle_kb"] > 0 and res["server"]["kb_per_socket"] is not None
         assert set(res["ratio"]) == {"node-peer", "python-peer"}
+        # Frames that ask nothing of their seat are read off their head, for every server: at
+        # most the others' three in four, and never at the cost of a latency (counted above).
+        assert 0 < res["frames"]["quiet"] <= 0.75 * res["frames"]["per_action"] * res[
+            "actions_acked"] + 4, (kind, res["frames"])
+        # Each second of the window: the actions sent then, and the generator's own stalls.
+        timeline = res["timeline"]
+        assert sum(second["n"] for second in timeline) == latency["actor"]["n"], kind
+        assert all(second["generator_late_max"] >= 0 and second["generator_gc_ms"] >= 0
+                   for second in timeline), kind
     # The peers sent frames of the sizes the Yanniv step recorded.
     real = steps["yanniv-sqlite"]["result"]["frames"]
     assert real["actor_state_bytes"] > 500 and real["ack_bytes"] > 20
