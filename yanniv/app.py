@@ -44,8 +44,13 @@ from yanniv.webapp import pages
 #: every action; a full collection walks every live room and stalls every socket (hundreds
 #: of ms at a few hundred rooms). Rarer young collections let short-lived objects die by
 #: reference count first; what is alive after start (modules, restored rooms) is frozen out
-#: of the collector's reach (`gc.freeze`).
-GC_THRESHOLDS = (50_000, 20, 100)
+#: of the collector's reach (`gc.freeze`). Generation 1 is collected after every third young
+#: collection, not every 21st: what thousands of sockets connecting at once leave (a restart's
+#: reconnections) is then walked in pieces of 50-90 ms while they connect, not in one
+#: collection of 0.4-0.5 s a few minutes later (docs/OPERATIONS.md, « Garbage collection »);
+#: the third threshold keeps full collections about as rare as before (after some 3,000
+#: young collections; 2,100 with 20 / 100).
+GC_THRESHOLDS = (50_000, 2, 1_000)
 
 
 class YannivApp(FastAPI):
