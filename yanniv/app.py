@@ -46,7 +46,7 @@ from yanniv.webapp import pages
 #: reference count first; what is alive after start (modules, restored rooms) is frozen out
 #: of the collector's reach (`gc.freeze`). Generation 1 is collected after every third young
 #: collection, not every 21st: what thousands of sockets connecting at once leave (a restart's
-#: reconnections) is then walked in pieces of 50-90 ms while they connect, not in one
+#: reconnections) is then walked in pieces of 50-96 ms while they connect, not in one
 #: collection of 0.4-0.5 s a few minutes later (docs/OPERATIONS.md, « Garbage collection »);
 #: the third threshold keeps full collections about as rare as before (after some 3,000
 #: young collections; 2,100 with 20 / 100).
