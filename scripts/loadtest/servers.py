@@ -29,6 +29,11 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 GENERATOR = HERE / "generator.mjs"
+#: V8 flags for the generator. Its collections run on the one CPU it is pinned to, niced:
+#: V8's parallel scavenges then waited for helper threads sharing that CPU, and at 2,000
+#: rooms the generator's own 5 ms timer fired 35-50 ms late every few seconds (the
+#: timeline's `generator_late_max`), which every server's latencies carried.
+GENERATOR_V8_FLAGS = ("--single-threaded-gc",)
 NODE_PEER = HERE / "peer.mjs"
 PYTHON_PEER = HERE / "peer.py"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -209,8 +214,9 @@ def generator_command(server: Server, options: GeneratorOptions,
     command = ["nice", "-n", str(options.nice)] if options.nice else []
     if options.cpu is not None and shutil.which("taskset"):
         command += ["taskset", "-c", options.cpu]
-    command += ["node", str(GENERATOR), "--base", server.base, "--rooms", str(options.rooms),
-                "--duration", str(options.duration), "--warmup", str(options.warmup),
+    command += ["node", *GENERATOR_V8_FLAGS, str(GENERATOR), "--base", server.base,
+                "--rooms", str(options.rooms), "--duration", str(options.duration),
+                "--warmup", str(options.warmup),
                 "--rate", str(options.rate), "--server-pid", str(server.pid),
                 "--clk-tck", str(CLK_TCK), "--seed", str(options.seed),
                 "--match-end-timeout", str(options.match_end_timeout)]
