@@ -671,6 +671,8 @@ async function main() {
       cpu_s: Math.round(selfCpu * 1000) / 1000, cores: Math.round((selfCpu / seconds) * 1000) / 1000,
       loop_delay_p99_ms: Math.round(loop.percentile(99) / 1e4) / 100,
       loop_delay_max_ms: Math.round(loop.max / 1e4) / 100,
+      // Node's and V8's flags it ran with (servers.GENERATOR_V8_FLAGS).
+      exec_argv: process.execArgv,
     },
     machine: { busy_cores: Math.round((machine / seconds) * 1000) / 1000 },
     frames: {

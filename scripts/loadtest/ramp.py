@@ -41,6 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from servers import (  # the folder is not a package: found through sys.path
+    GENERATOR_V8_FLAGS,
     KINDS,
     GeneratorOptions,
     Postgres,
@@ -345,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     cpu = generator_cpu(args.generator_cpu)
     started = uptime()
     print(f"start: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {started}", flush=True)
-    print(f"{os.cpu_count()} CPUs; generator: nice {args.nice}, CPU {cpu or 'not pinned'}; "
+    print(f"{os.cpu_count()} CPUs; generator: nice {args.nice}, CPU {cpu or 'not pinned'}, "
+          f"{' '.join(GENERATOR_V8_FLAGS) or 'V8 defaults'}; "
           f"window {args.duration:g} s after {args.warmup:g} s; {args.rate:g} action/room/s; "
           f"deflate {'offered' if args.deflate else 'not offered'}; "
           f"page pings {'sent' if args.client_pings else 'not sent'}; workdir {workdir}",

@@ -29,10 +29,11 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 GENERATOR = HERE / "generator.mjs"
-#: V8 flags for the generator. Its collections run on the one CPU it is pinned to, niced:
-#: V8's parallel scavenges then waited for helper threads sharing that CPU, and at 2,000
-#: rooms the generator's own 5 ms timer fired 35-50 ms late every few seconds (the
-#: timeline's `generator_late_max`), which every server's latencies carried.
+#: V8 flags for the generator, which is pinned to one CPU and niced. With V8's default
+#: (parallel) collector, its own 5 ms timer fired 30-79 ms late in 1-5 seconds of each 20 s
+#: window at 2,000 rooms (the timeline's `generator_late_max`), and every server's latencies
+#: carried it; collected on one thread, 10-32 ms late at most, in 0-1 seconds of a window
+#: (OPERATIONS, « The generator's collections, on one thread »).
 GENERATOR_V8_FLAGS = ("--single-threaded-gc",)
 NODE_PEER = HERE / "peer.mjs"
 PYTHON_PEER = HERE / "peer.py"
