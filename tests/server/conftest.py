@@ -18,6 +18,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from tests.threaded_uvicorn import stop_threaded
 from yanniv.app import create_app
 from yanniv.server.settings import Settings
 
@@ -222,8 +223,7 @@ def uvicorn_in_thread(config: Any) -> Iterator[None]:
     try:
         yield
     finally:
-        server.should_exit = True
-        thread.join(10)
+        stop_threaded(server, thread)
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ import websockets
 
 from tests.fresh_loop import run_fresh
 from tests.live_ws import Recipient, free_port
+from tests.threaded_uvicorn import stop_threaded
 from yanniv.server.connections import SLOW_ABORT_SECONDS, Connection
 
 LIMIT = 8
@@ -142,5 +143,4 @@ def test_a_client_that_stops_reading_is_closed_and_holds_nobody_up(tmp_path: Pat
     try:
         run_fresh(lambda: _scenario(app, host))
     finally:
-        server.should_exit = True
-        thread.join(10)
+        stop_threaded(server, thread)

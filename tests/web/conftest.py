@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.threaded_uvicorn import stop_threaded
+
 _ROOT_CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"
 _spec = importlib.util.spec_from_file_location("_yanniv_root_conftest", _ROOT_CONFTEST)
 assert _spec and _spec.loader
@@ -52,8 +54,7 @@ class LiveServer:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
+        stop_threaded(self.server, self.thread)
 
 
 @pytest.fixture(scope="session")
