@@ -100,6 +100,25 @@ def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
 
 
+#: The speed probe: a bare interpreter loop, in a process of its own.
+SPEED_PROBE = """import time
+t = time.perf_counter()
+s = 0
+for i in range(10_000_000):
+    s += i
+print(time.perf_counter() - t)"""
+
+
+def machine_speed() -> float:
+    """Seconds a bare Python loop of 10 M additions takes here and now: machines of the same
+    size differ, and one machine drifts, by more than most changes move the figures (the same
+    code at 2,000 rooms, 0.378 then 0.504 ms an action twenty minutes later, docs/OPERATIONS.md),
+    so a run says how fast the machine was around it."""
+    done = subprocess.run([sys.executable, "-c", SPEED_PROBE], capture_output=True, text=True,
+                          check=True)
+    return round(float(done.stdout), 3)
+
+
 def generator_cpu(choice: str) -> str | None:
     if choice == "none" or not shutil.which("taskset"):
         return None
@@ -344,8 +363,9 @@ def main(argv: list[str] | None = None) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     postgres = Postgres(args.postgres_url) if "yanniv-postgres" in kinds else None
     cpu = generator_cpu(args.generator_cpu)
-    started = uptime()
-    print(f"start: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {started}", flush=True)
+    started, speed_start = uptime(), machine_speed()
+    print(f"start: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {started}  "
+          f"10 M additions: {speed_start:.3f} s", flush=True)
     print(f"{os.cpu_count()} CPUs; generator: nice {args.nice}, CPU {cpu or 'not pinned'}, "
           f"{' '.join(GENERATOR_V8_FLAGS) or 'V8 defaults'}; "
           f"window {args.duration:g} s after {args.warmup:g} s; {args.rate:g} action/room/s; "
@@ -400,18 +420,21 @@ def main(argv: list[str] | None = None) -> int:
               "median (min-max)")
         print(summary(rows))
     print(verdicts(rows))
-    ended = uptime()
-    print(f"end: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {ended}")
+    ended, speed_end = uptime(), machine_speed()
+    print(f"end: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {ended}  "
+          f"10 M additions: {speed_end:.3f} s")
     print("cores: CPU used over the window by the server, the generator, PostgreSQL's backends"
           " and everything else on the machine; ms/act: server CPU per action (PostgreSQL's"
           " own in db ms/act); xnode, xpy: ms/act over the bare peers' at the same R;"
           " KB/sock: (RSS at the end of the window - RSS idle, before any room) / sockets"
           " (--json also has it from RSS before connecting; KB end: once every match ended);"
           " frames B/act: frames and bytes received per action; gen lag: the"
-          " generator's event-loop delay p99/max (it adds to the latencies).")
+          " generator's event-loop delay p99/max (it adds to the latencies);"
+          " 10 M additions: a bare Python loop's seconds, the machine's speed around the run.")
     if args.json:
         Path(args.json).write_text(json.dumps({
-            "uptime_start": started, "uptime_end": ended, "args": vars(args),
+            "uptime_start": started, "uptime_end": ended, "loop_seconds_start": speed_start,
+            "loop_seconds_end": speed_end, "args": vars(args),
             "calibration": calibration, "steps": rows}, indent=1))
     return 0 if all("result" in row for row in rows) else 1
 

@@ -38,6 +38,7 @@ def test_the_ramp_plays_every_server_and_reports_figures(tmp_path: Path) -> None
     assert run.returncode == 0, run.stdout + run.stderr
     data = json.loads(figures.read_text())
     assert "load average" in data["uptime_start"] and "load average" in data["uptime_end"]
+    assert 0 < data["loop_seconds_start"] < 60 and 0 < data["loop_seconds_end"] < 60
     steps = {step["kind"]: step for step in data["steps"]}
     assert set(steps) == set(KINDS)
     for kind, step in steps.items():
