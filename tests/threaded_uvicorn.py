@@ -8,7 +8,10 @@ of a CI run: 48 lines "renewing the room leases failed … database … does not
 
 from __future__ import annotations
 
+import asyncio
+import sys
 import threading
+import traceback
 from typing import Any
 
 #: Seconds a graceful shutdown may take before it is forced, then before the test fails.
@@ -17,10 +20,36 @@ GRACE = 10.0
 
 def stop_threaded(server: Any, thread: threading.Thread) -> None:
     """Ask `server` to exit, force it if it has not within `GRACE`, and fail if it still
-    runs: a server left behind keeps serving, and logging, for the rest of the session."""
+    runs: a server left behind keeps serving, and logging, for the rest of the session. The
+    failure says where its thread and its loop's tasks are."""
     server.should_exit = True
     thread.join(GRACE)
     if thread.is_alive():
-        server.force_exit = True  # skip the wait for connections and tasks; lifespan still ends
+        server.force_exit = True  # no more waiting for connections and tasks, nor lifespan
         thread.join(GRACE)
-    assert not thread.is_alive(), "the threaded uvicorn server did not stop"
+    if thread.is_alive():
+        raise AssertionError("the threaded uvicorn server did not stop\n" + _where(server, thread))
+
+
+def _where(server: Any, thread: threading.Thread) -> str:
+    """The stuck thread's stack, and each task of its loop with its own (read from this
+    thread: a diagnosis, racing the loop, never a decision)."""
+    frame = sys._current_frames().get(thread.ident or 0)
+    lines = ["its thread:", "".join(traceback.format_stack(frame)) if frame else "(gone)"]
+    loops = {s.get_loop() for s in getattr(server, "servers", [])}
+    for loop in loops:
+        for task in list(asyncio.all_tasks(loop)):
+            lines.append(f"task {task.get_name()}, awaiting:")
+            lines.extend(_awaiting(task.get_coro()))
+    return "\n".join(lines)
+
+
+def _awaiting(coro: Any) -> list[str]:
+    """Where a suspended coroutine waits: each coroutine of its `await` chain, innermost last."""
+    found = []
+    while coro is not None and len(found) < 20:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None:
+            found.append(f"  {frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return found
