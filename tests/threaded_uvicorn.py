@@ -9,9 +9,11 @@ of a CI run: 48 lines "renewing the room leases failed … database … does not
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 import threading
 import traceback
+import types
 from typing import Any
 
 #: Seconds a graceful shutdown may take before it is forced, then before the test fails.
@@ -41,15 +43,27 @@ def _where(server: Any, thread: threading.Thread) -> str:
         for task in list(asyncio.all_tasks(loop)):
             lines.append(f"task {task.get_name()}, awaiting:")
             lines.extend(_awaiting(task.get_coro()))
+    # An `asynccontextmanager`'s generator is awaited through an object with no frame: list
+    # the project's suspended async generators (a lifespan) with their own chains.
+    for obj in gc.get_objects():
+        if (isinstance(obj, types.AsyncGeneratorType) and obj.ag_frame is not None
+                and "/yanniv/" in obj.ag_frame.f_code.co_filename):
+            lines.append(f"async generator {obj.__qualname__}, awaiting:")
+            lines.extend(_awaiting(obj))
     return "\n".join(lines)
 
 
 def _awaiting(coro: Any) -> list[str]:
-    """Where a suspended coroutine waits: each coroutine of its `await` chain, innermost last."""
+    """Where a suspended coroutine waits: each coroutine (or async generator) of its `await`
+    chain, innermost last, then what the innermost awaits."""
     found = []
     while coro is not None and len(found) < 20:
-        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
-        if frame is not None:
-            found.append(f"  {frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}")
-        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+        frame = next((getattr(coro, name) for name in ("cr_frame", "ag_frame", "gi_frame")
+                      if getattr(coro, name, None) is not None), None)
+        if frame is None:  # not a coroutine: a future, a task, a generator's object
+            found.append(f"  then {coro!r}")
+            break
+        found.append(f"  {frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}")
+        coro = next((getattr(coro, name) for name in ("cr_await", "ag_await", "gi_yieldfrom")
+                     if getattr(coro, name, None) is not None), None)
     return found
