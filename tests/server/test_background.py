@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from yanniv.server import background
-from yanniv.server.background import cancel_and_wait
+from yanniv.server.background import cancel_and_wait, raise_if_cancelled
 
 
 async def _loses_its_first_cancellation(lost: list[int]) -> None:
@@ -77,3 +77,27 @@ def test_the_caller_s_own_cancellation_is_not_swallowed() -> None:
         return False
 
     assert asyncio.run(scene())
+
+
+def test_a_loop_that_checks_stops_at_the_first_cancellation() -> None:
+    """`raise_if_cancelled` in the loop's error branch: the lost cancellation is raised
+    again there, and the stop does not wait out `UNWIND_SECONDS`."""
+    async def heartbeat() -> None:
+        while True:
+            try:
+                try:
+                    await asyncio.sleep(0.01)
+                except asyncio.CancelledError:
+                    raise TimeoutError("the timeout won the race") from None
+            except Exception as exc:
+                raise_if_cancelled(exc)
+
+    async def scene() -> float:
+        task = asyncio.get_running_loop().create_task(heartbeat())
+        await asyncio.sleep(0.05)
+        started = asyncio.get_running_loop().time()
+        await cancel_and_wait(task)
+        assert task.cancelled()
+        return asyncio.get_running_loop().time() - started
+
+    assert asyncio.run(scene()) < 1.0

@@ -29,3 +29,12 @@ async def cancel_and_wait(task: asyncio.Task[None] | None) -> None:
     failure = None if task.cancelled() else task.exception()
     if failure is not None:
         raise failure
+
+
+def raise_if_cancelled(error: Exception) -> None:
+    """For a background loop that logs a failed call and goes on: raise `CancelledError`
+    instead when the running task was asked to stop meanwhile, since the call's error may be
+    that request, lost (Python 3.11's `asyncio.timeout` racing it, above)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling() > 0:
+        raise asyncio.CancelledError from error

@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 
 from yanniv.db.session import Database
-from yanniv.server.background import cancel_and_wait
+from yanniv.server.background import cancel_and_wait, raise_if_cancelled
 from yanniv.server.leases import Leases
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,7 @@ class LeaseKeeper:
             try:
                 await self.tick()
             except Exception as exc:  # the database is away: again next time (writes are fenced)
+                raise_if_cancelled(exc)
                 log.warning("renewing the room leases failed: %s", exc)
 
     async def tick(self) -> None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, bindparam, update
 
-from yanniv.server.background import cancel_and_wait
+from yanniv.server.background import cancel_and_wait, raise_if_cancelled
 from yanniv.server.lobby_feed import LobbyFeed
 from yanniv.server.models import RoomLeaseRow
 from yanniv.server.shared_caps import AddressCounts, RedisAddressCounts
@@ -113,6 +113,7 @@ class LobbyBus:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                raise_if_cancelled(exc)
                 self._warn("the subscription", exc)
             finally:  # not `async with`: its close is bounded here (`close_within`)
                 await close_within(pubsub.aclose())

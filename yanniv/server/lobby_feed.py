@@ -28,7 +28,7 @@ import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from yanniv.server.background import cancel_and_wait
+from yanniv.server.background import cancel_and_wait, raise_if_cancelled
 from yanniv.server.connections import CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS
 from yanniv.server.deps import client_ip
 from yanniv.server.errors import GameError, game_error
@@ -173,7 +173,8 @@ class LobbyFeed:
             self._wake.clear()
             try:
                 await self.flush()
-            except Exception:
+            except Exception as exc:
+                raise_if_cancelled(exc)
                 log.exception("lobby: pushing the public list failed")
             await asyncio.sleep(self.interval)  # bursts within it make one push
 

@@ -24,7 +24,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from yanniv.server.background import cancel_and_wait
+from yanniv.server.background import cancel_and_wait, raise_if_cancelled
 
 log = logging.getLogger(__name__)
 #: Redis keys (one Redis server: the scripts name keys they compute, not Redis Cluster-safe).
@@ -167,6 +167,7 @@ class RedisAddressCounts(AddressCounts):
             try:
                 await self.beat()
             except Exception as exc:
+                raise_if_cancelled(exc)
                 self._warn("heartbeat", exc)
             await asyncio.sleep(self.heartbeat)
 
