@@ -1,10 +1,10 @@
 """Stopping a `uvicorn.Server` run on a thread of the test process, for sure.
 
-`should_exit` alone asks for a graceful shutdown, which waits for open connections and
-background tasks before the app's lifespan ends; if that takes longer than the join, the
-server went on running on its (daemon) thread after its test, and its lease keeper logged a
-failed renewal every second once the test's PostgreSQL database was dropped (seen at the end
-of a CI run: 48 lines "renewing the room leases failed … database … does not exist")."""
+`should_exit` alone asks for a graceful shutdown; a stop that hangs (one did: the socket caps'
+heartbeat had lost its cancellation, `server/background.cancel_and_wait`) left the server
+running on its daemon thread after its test, its lease keeper logging a failed renewal at each
+interval once the test's PostgreSQL database was dropped (48 such lines at the end of a CI
+run). Now it is forced, then the test fails and says where the server is stuck."""
 
 from __future__ import annotations
 
