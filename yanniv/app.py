@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import uvicorn
@@ -99,21 +99,24 @@ def create_app(settings: Settings | None = None, tune_gc: bool = False) -> FastA
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await db.run(db.upgrade)
-        await rooms.load()
-        await shared.start()
-        pseudos.prepare()
-        if tune_gc:
-            gc.set_threshold(*GC_THRESHOLDS)
-            gc.collect()
-            gc.freeze()
-        try:
+        # Each part is stopped once it was asked to start, even when a later part's start
+        # raises (the lease keeper would otherwise renew for ever, and the leases stay taken):
+        # in the reverse order, so the sockets' feeds stop before the rooms, and the rooms
+        # before the database they write to.
+        async with AsyncExitStack() as started:
+            started.push_async_callback(rooms.store.close)  # the group commit's, at last
+            started.callback(db.close)  # waits for a write in flight
+            await db.run(db.upgrade)
+            started.push_async_callback(rooms.stop)
+            await rooms.load()
+            started.push_async_callback(shared.stop)
+            await shared.start()
+            pseudos.prepare()
+            if tune_gc:
+                gc.set_threshold(*GC_THRESHOLDS)
+                gc.collect()
+                gc.freeze()
             yield
-        finally:
-            await shared.stop()
-            await rooms.stop()
-            db.close()  # waits for a write in flight
-            await rooms.store.close()  # the group commit's own connections, at last
 
     app = YannivApp(title="Yanniv", lifespan=lifespan)
     app.state.settings = settings
