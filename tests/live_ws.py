@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 #: How long a socket waits for the frame it expects before the test fails.
 FRAME_WAIT_S = 30.0
@@ -27,18 +28,20 @@ def free_port() -> int:
 @contextlib.contextmanager
 def served_app(db_dir: Path) -> Iterator[tuple[Any, str]]:
     """The app on a SQLite file in `db_dir`, limits raised for a test's traffic, served on
-    a free port: yields the app and its `host:port`."""
+    a free port as `yanniv serve` serves it (`server_config`: the socket protocol, no
+    permessage-deflate): yields the app and its `host:port`."""
     import uvicorn
 
-    from yanniv.app import create_app
+    from tests.threaded_uvicorn import stop_threaded
+    from yanniv.app import server_config
     from yanniv.server.settings import Settings
 
-    app = create_app(Settings(database_url=f"sqlite:///{db_dir / 'yanniv.sqlite3'}",
-                              flood_rate=100_000.0, flood_burst=100_000,
-                              code_lookup_limit=100_000))
+    settings = Settings(database_url=f"sqlite:///{db_dir / 'yanniv.sqlite3'}",
+                        flood_rate=100_000.0, flood_burst=100_000, code_lookup_limit=100_000)
     port = free_port()
-    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                       log_level="warning", lifespan="on"))
+    # Without `tune_gc`: the collector's thresholds are the test process's to keep.
+    uv = uvicorn.Server(server_config(settings, "127.0.0.1", port, log_level="warning",
+                                      tune_gc=False))
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -46,10 +49,9 @@ def served_app(db_dir: Path) -> Iterator[tuple[Any, str]]:
         assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
         time.sleep(0.05)
     try:
-        yield app, f"127.0.0.1:{port}"
+        yield uv.config.app, f"127.0.0.1:{port}"
     finally:
-        uv.should_exit = True
-        thread.join(10)
+        stop_threaded(uv, thread)
 
 
 class Recipient:
@@ -64,7 +66,7 @@ class Recipient:
 
     async def read(self) -> None:
         async for text in self.ws:
-            message = json.loads(text)
+            message = orjson.loads(text)
             if message["type"] == "state" and message["view"] is not None:
                 self.states.append(message)
             elif message["type"] in ("ack", "error") and message.get("id"):
