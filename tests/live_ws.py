@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,28 +25,25 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def served_app(db_dir: Path) -> Iterator[tuple[Any, str]]:
-    """The app on a SQLite file in `db_dir`, limits raised for a test's traffic, served on
-    a free port as `yanniv serve` serves it (`server_config`: the socket protocol, no
-    permessage-deflate): yields the app and its `host:port`."""
+def served_app(db_dir: Path, **overrides: Any) -> Iterator[tuple[Any, str]]:
+    """The app on a SQLite file in `db_dir`, limits raised for a test's traffic (and any
+    other setting in `overrides`), served on a free port as `yanniv serve` serves it
+    (`server_config`: the socket protocol, no permessage-deflate): yields the app and its
+    `host:port`."""
     import uvicorn
 
-    from tests.threaded_uvicorn import stop_threaded
+    from tests.threaded_uvicorn import start_threaded, stop_threaded
     from yanniv.app import server_config
     from yanniv.server.settings import Settings
 
     settings = Settings(database_url=f"sqlite:///{db_dir / 'yanniv.sqlite3'}",
-                        flood_rate=100_000.0, flood_burst=100_000, code_lookup_limit=100_000)
+                        **{"flood_rate": 100_000.0, "flood_burst": 100_000,
+                           "code_lookup_limit": 100_000, **overrides})
     port = free_port()
     # Without `tune_gc`: the collector's thresholds are the test process's to keep.
     uv = uvicorn.Server(server_config(settings, "127.0.0.1", port, log_level="warning",
                                       tune_gc=False))
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
-        time.sleep(0.05)
+    thread = start_threaded(uv)
     try:
         yield uv.config.app, f"127.0.0.1:{port}"
     finally:

@@ -12,12 +12,29 @@ import asyncio
 import gc
 import sys
 import threading
+import time
 import traceback
 import types
 from typing import Any
 
 #: Seconds a graceful shutdown may take before it is forced, then before the test fails.
 GRACE = 10.0
+
+
+#: Seconds a server may take to start (its lifespan: migrations, restoring rooms).
+START_SECONDS = 30.0
+
+
+def start_threaded(server: Any) -> threading.Thread:
+    """Run `server` (a `uvicorn.Server`) on a daemon thread of the test process; return once
+    it listens, or fail if it stopped or did not start within `START_SECONDS`."""
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + START_SECONDS
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
+        time.sleep(0.02)
+    return thread
 
 
 def stop_threaded(server: Any, thread: threading.Thread) -> None:

@@ -18,7 +18,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.threaded_uvicorn import stop_threaded
+from tests.threaded_uvicorn import start_threaded, stop_threaded
 from yanniv.app import create_app
 from yanniv.server.settings import Settings
 
@@ -209,17 +209,10 @@ def card_codes(value: Any, skip: frozenset[str] = frozenset()) -> set[str]:
 @contextlib.contextmanager
 def uvicorn_in_thread(config: Any) -> Iterator[None]:
     """Run a `uvicorn.Config` on a thread of the test process until the block ends."""
-    import threading
-    import time
-
     import uvicorn
 
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 10
-    while not server.started and time.time() < deadline:
-        time.sleep(0.02)
+    thread = start_threaded(server)
     try:
         yield
     finally:

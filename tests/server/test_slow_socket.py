@@ -14,7 +14,6 @@ import asyncio
 import json
 import random
 import socket
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -24,33 +23,10 @@ import httpx
 import websockets
 
 from tests.fresh_loop import run_fresh
-from tests.live_ws import Recipient, free_port
-from tests.threaded_uvicorn import stop_threaded
+from tests.live_ws import Recipient, served_app
 from yanniv.server.connections import SLOW_ABORT_SECONDS, Connection
 
 LIMIT = 8
-
-
-def _serve(db_dir: Path) -> tuple[Any, Any, str, threading.Thread]:
-    import uvicorn
-
-    from yanniv.app import server_config
-    from yanniv.server.settings import Settings
-
-    settings = Settings(database_url=f"sqlite:///{db_dir / 'yanniv.sqlite3'}",
-                        flood_rate=100_000.0, flood_burst=100_000, code_lookup_limit=100_000,
-                        send_queue_limit=LIMIT)
-    port = free_port()
-    config = server_config(settings, "127.0.0.1", port, "warning", tune_gc=False)
-    app = config.app
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
-        time.sleep(0.05)
-    return app, server, f"127.0.0.1:{port}", thread
 
 
 def _spectators(app: Any, code: str) -> list[Connection]:
@@ -139,8 +115,5 @@ async def _scenario(app: Any, host: str) -> None:
 
 
 def test_a_client_that_stops_reading_is_closed_and_holds_nobody_up(tmp_path: Path) -> None:
-    app, server, host, thread = _serve(tmp_path)
-    try:
+    with served_app(tmp_path, send_queue_limit=LIMIT) as (app, host):
         run_fresh(lambda: _scenario(app, host))
-    finally:
-        stop_threaded(server, thread)

@@ -9,14 +9,13 @@ from __future__ import annotations
 import importlib.util
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.threaded_uvicorn import stop_threaded
+from tests.threaded_uvicorn import start_threaded, stop_threaded
 
 _ROOT_CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"
 _spec = importlib.util.spec_from_file_location("_yanniv_root_conftest", _ROOT_CONFTEST)
@@ -43,17 +42,13 @@ class LiveServer:
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                 ws_max_size=64 * 1024, lifespan="on")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread: threading.Thread | None = None
 
     def start(self) -> None:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the app did not start")
-            time.sleep(0.05)
+        self.thread = start_threaded(self.server)
 
     def stop(self) -> None:
+        assert self.thread is not None
         stop_threaded(self.server, self.thread)
 
 
