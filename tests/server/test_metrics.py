@@ -4,6 +4,8 @@ scrape; the lease moves of two processes; the balancer never passes `/metrics` o
 
 from __future__ import annotations
 
+import gc
+import os
 import random
 import subprocess
 import time
@@ -243,6 +245,35 @@ def test_a_stalled_event_loop_shows_in_the_loop_lag(app_factory: Callable[..., F
                       - value(after, "yanniv_event_loop_lag_seconds_bucket", le="0.25"))
         assert late_after >= late_before + 1
         assert value(after, "yanniv_event_loop_lag_seconds_sum") >= 0.1
+
+
+def test_the_process_cpu_memory_and_collections_are_exposed(
+        app_factory: Callable[..., FastAPI]) -> None:
+    """What an operator watches first (docs/OPERATIONS.md): the process's CPU, read against
+    the interpreter's own clock of it (not /proc, which the collector reads), its resident
+    memory against /proc/self/statm, and a full collection counted."""
+    with TestClient(app_factory(), client=LOOPBACK) as client:
+        cpu_before = time.process_time()
+        first = scrape(client)
+        cpu_between = time.process_time()
+        deadline = time.process_time() + 0.3
+        while time.process_time() < deadline:  # burn 0.3 s of CPU between two scrapes
+            pass
+        gc.collect()
+        second = scrape(client)
+        cpu_after = time.process_time()
+        resident = int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf(
+            "SC_PAGE_SIZE")
+    # /proc counts in clock ticks (10 ms): a tick or two either way.
+    slack = 0.05
+    assert cpu_before - slack <= value(first, "process_cpu_seconds_total") <= cpu_between + slack
+    burnt = value(second, "process_cpu_seconds_total") - value(first, "process_cpu_seconds_total")
+    assert 0.3 - slack <= burnt <= cpu_after - cpu_before + slack
+    rss = value(second, "process_resident_memory_bytes")
+    assert 0.5 * resident <= rss <= 2 * resident
+    assert value(second, "process_open_fds") >= 3
+    assert (value(second, "python_gc_collections_total", generation="2")
+            >= value(first, "python_gc_collections_total", generation="2") + 1)
 
 
 def test_action_latency_buckets_count_each_observation_at_or_below_their_bound() -> None:

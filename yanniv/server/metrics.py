@@ -17,7 +17,14 @@ import collections
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    GCCollector,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.core import (
     CounterMetricFamily,
     GaugeMetricFamily,
@@ -164,6 +171,12 @@ class Metrics:
         r = self.registry
         self._counts = _LoopCounts()
         r.register(self._counts)
+        # The process's CPU, memory and descriptors (`process_*`, from /proc) and the cyclic
+        # collector's runs (`python_gc_*`), both read at scrape time: one process holds as
+        # many players as its one core allows (docs/OPERATIONS.md), so its CPU is the figure
+        # an operator watches first.
+        ProcessCollector(registry=r)
+        GCCollector(registry=r)
         self.refusals = Counter("yanniv_action_refusals", "A seat's actions answered with an "
                                 "error, by error code (stale_version, not_your_turn…).",
                                 ["code"], registry=r)
