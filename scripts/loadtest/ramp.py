@@ -27,12 +27,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import resource
 import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -117,6 +119,19 @@ def machine_speed() -> float:
     done = subprocess.run([sys.executable, "-c", SPEED_PROBE], capture_output=True, text=True,
                           check=True)
     return round(float(done.stdout), 3)
+
+
+def interpreter() -> str:
+    """The interpreter that runs the Python servers (this one), and what its configure line
+    says of its build, so a run says what it measured. The Docker image's CPython is built with
+    profile-guided and link-time optimization, pyenv's by default without: the speed probe's
+    loop runs a third faster on the former, the server did not measurably (docs/OPERATIONS.md,
+    « The interpreter's build »). Debian builds PGO + LTO by its own rules, which that line
+    does not show."""
+    flags = str(sysconfig.get_config_var("CONFIG_ARGS") or "")
+    named = [flag for flag in ("--enable-optimizations", "--with-lto") if flag in flags]
+    build = ", ".join(named) if named else "neither --enable-optimizations nor --with-lto named"
+    return f"{sys.executable} (Python {platform.python_version()}; {build})"
 
 
 def generator_cpu(choice: str) -> str | None:
@@ -366,6 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     started, speed_start = uptime(), machine_speed()
     print(f"start: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {started}  "
           f"10 M additions: {speed_start:.3f} s", flush=True)
+    print(f"Python servers run on {interpreter()}", flush=True)
     print(f"{os.cpu_count()} CPUs; generator: nice {args.nice}, CPU {cpu or 'not pinned'}, "
           f"{' '.join(GENERATOR_V8_FLAGS) or 'V8 defaults'}; "
           f"window {args.duration:g} s after {args.warmup:g} s; {args.rate:g} action/room/s; "
@@ -434,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({
             "uptime_start": started, "uptime_end": ended, "loop_seconds_start": speed_start,
-            "loop_seconds_end": speed_end, "args": vars(args),
+            "loop_seconds_end": speed_end, "interpreter": interpreter(), "args": vars(args),
             "calibration": calibration, "steps": rows}, indent=1))
     return 0 if all("result" in row for row in rows) else 1
 
