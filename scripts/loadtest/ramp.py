@@ -381,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     started, speed_start = uptime(), machine_speed()
     print(f"start: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  uptime: {started}  "
           f"10 M additions: {speed_start:.3f} s", flush=True)
-    print(f"Python servers run on {interpreter()}", flush=True)
+    python = interpreter()
+    print(f"Python servers run on {python}", flush=True)
     print(f"{os.cpu_count()} CPUs; generator: nice {args.nice}, CPU {cpu or 'not pinned'}, "
           f"{' '.join(GENERATOR_V8_FLAGS) or 'V8 defaults'}; "
           f"window {args.duration:g} s after {args.warmup:g} s; {args.rate:g} action/room/s; "
@@ -450,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({
             "uptime_start": started, "uptime_end": ended, "loop_seconds_start": speed_start,
-            "loop_seconds_end": speed_end, "interpreter": interpreter(), "args": vars(args),
+            "loop_seconds_end": speed_end, "interpreter": python, "args": vars(args),
             "calibration": calibration, "steps": rows}, indent=1))
     return 0 if all("result" in row for row in rows) else 1
 
