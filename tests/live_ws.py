@@ -1,6 +1,6 @@
 """An app served by uvicorn on 127.0.0.1 for tests with real WebSocket clients, and one
-client socket that keeps the `state` frames it receives (and its `update`s, merged) (the WebSocket leak tests of each
-game play their matches through these)."""
+client socket that keeps the `state` frames it receives, and its `update`s merged (the
+WebSocket leak tests of each game play their matches through these)."""
 
 from __future__ import annotations
 
