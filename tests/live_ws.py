@@ -1,6 +1,6 @@
 """An app served by uvicorn on 127.0.0.1 for tests with real WebSocket clients, and one
-client socket that keeps the `state` frames it receives, and its `update`s merged (the
-WebSocket leak tests of each game play their matches through these)."""
+client socket that keeps the `state` frames it receives (the WebSocket leak tests of each
+game play their matches through these)."""
 
 from __future__ import annotations
 
@@ -59,24 +59,10 @@ class Recipient:
         self.states: list[dict[str, Any]] = []
         self.answers: dict[str, dict[str, Any]] = {}
         self.changed = asyncio.Event()
-        #: `update` messages received (merged into `states`).
-        self.updates = 0
 
     async def read(self) -> None:
-        """Keep each whole state; an `update` (a socket opened with `updates=1`) is merged
-        into the state held, as PROTOCOL.md 5.4 says, and kept as the whole state it gives:
-        every card an update names is in it."""
-        held: dict[str, Any] | None = None
         async for text in self.ws:
             message = orjson.loads(text)
-            if message["type"] == "update":
-                self.updates += 1
-                assert held is not None and held["view"] is not None, "an update needs a view"
-                room = message["room"] or {**held["room"], "version": message["version"]}
-                message = {**message, "type": "state", "room": room,
-                           "view": {**held["view"], **message["view"]}}
-            if message["type"] == "state":
-                held = message
             if message["type"] == "state" and message["view"] is not None:
                 self.states.append(message)
             elif message["type"] in ("ack", "error") and message.get("id"):

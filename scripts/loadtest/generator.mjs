@@ -3,7 +3,7 @@
 //
 //   node scripts/loadtest/generator.mjs --base http://127.0.0.1:8000 --rooms 250 \
 //        --duration 60 --warmup 10 --server-pid 1234 [--manches 6] [--deflate] [--match-end]
-//        [--match-end-rate 1] [--client-pings] [--full-states]
+//        [--match-end-rate 1] [--client-pings]
 //
 // Written from docs/PROTOCOL.md alone, as an outside client would be: rooms are created and
 // joined over HTTP (each player from its own 127.x.y.z source address, with its own owner
@@ -14,9 +14,7 @@
 // server shows as fewer actions per second, not as a growing backlog). A finished match is
 // rematched and restarted, so R stays constant. With `--client-pings`, each seat also sends
 // what a page sends (web/static/js/socket.js): a `ping` message after 2.5 s without sending
-// anything, which the server answers with a `pong` message. Seats open their sockets with
-// `updates=1`, as the page does, and so get `update` messages (what changed) after their first
-// `state`; `--full-states` leaves it out (whole states, as a client that does not ask).
+// anything, which the server answers with a `pong` message.
 //
 // Prints JSON lines on stdout: {"event": "phase", ...} while it works, "window-start" and
 // "window-end" around the measured window (the harness samples other processes then), and one
@@ -54,9 +52,6 @@ const { values: opt } = parseArgs({
     // the high-water mark of a saturated server; 0 = as fast as each room's views come back.
     'match-end-rate': { type: 'string' },
     'client-pings': { type: 'boolean', default: false },
-    // Whole `state` messages after every change, as a client that does not ask for
-    // `update`s gets them (the page asks: web/static/js/socket.js).
-    'full-states': { type: 'boolean', default: false },
   },
 });
 
@@ -320,7 +315,6 @@ function onState(p, msg, size) {
 }
 
 const STATE_HEAD = Buffer.from('{"type":"state","version":');
-const UPDATE_HEAD = Buffer.from('{"type":"update","version":');
 const NOT_ACTING = Buffer.from('"legal_actions":[]');
 const FINISHED = Buffer.from('"finished":true');
 const QUIET_VIEW = Object.freeze({ finished: false });
@@ -330,9 +324,8 @@ const QUIET_VIEW = Object.freeze({ finished: false });
  * none of them needs parsing: this process's CPU is the machine's, shared with the server it
  * measures. Both servers' frames begin with the same head (`{"type":"state","version":`). */
 function quietVersion(data) {
-  const kind = data[9] === 117 ? UPDATE_HEAD : STATE_HEAD; // 'u' of "update"
-  const head = kind.length;
-  if (data.length <= head || data.compare(kind, 0, head, 0, head) !== 0) return -1;
+  const head = STATE_HEAD.length;
+  if (data.length <= head || data.compare(STATE_HEAD, 0, head, 0, head) !== 0) return -1;
   let version = 0;
   let i = head;
   for (; i < data.length && data[i] >= 48 && data[i] <= 57; i += 1) version = version * 10 + data[i] - 48;
@@ -355,9 +348,7 @@ function onMessage(p, data) {
     return;
   }
   if (inWindow()) { win.frames += 1; win.bytes += size; }
-  if (msg.type === 'state' || msg.type === 'update') {
-    // What acting needs (version, the seat's own fields, `finished` when it changes) is in
-    // both; an update's room summary is null when unchanged, and the seat is known by then.
+  if (msg.type === 'state') {
     onState(p, msg, size);
     if (p.opened) { p.opened(); p.opened = null; }
   } else if (msg.type === 'ack') {
@@ -383,8 +374,7 @@ function onMessage(p, data) {
 
 function connect(p) {
   return new Promise((resolve) => {
-    const updates = opt['full-states'] ? '' : 'updates=1&';
-    const url = `ws://${BASE.host}/ws/${p.room.code}?${updates}token=${encodeURIComponent(p.token)}`;
+    const url = `ws://${BASE.host}/ws/${p.room.code}?token=${encodeURIComponent(p.token)}`;
     const ws = new WebSocket(url, {
       localAddress: p.address, perMessageDeflate: opt.deflate, handshakeTimeout: 60000,
     });

@@ -73,9 +73,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="manches per match (default: the rooms' own default)")
     parser.add_argument("--deflate", action="store_true",
                         help="the generator offers permessage-deflate, as browsers do")
-    parser.add_argument("--full-states", action="store_true",
-                        help="seats do not ask for `update` messages (the page does): a whole "
-                             "state after every change")
     parser.add_argument("--client-pings", action="store_true",
                         help="each seat also sends a `ping` message after 2.5 s without "
                              "sending, as a page does")
@@ -390,8 +387,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{' '.join(GENERATOR_V8_FLAGS) or 'V8 defaults'}; "
           f"window {args.duration:g} s after {args.warmup:g} s; {args.rate:g} action/room/s; "
           f"deflate {'offered' if args.deflate else 'not offered'}; "
-          f"page pings {'sent' if args.client_pings else 'not sent'}; "
-          f"{'whole states' if args.full_states else 'updates'}; workdir {workdir}",
+          f"page pings {'sent' if args.client_pings else 'not sent'}; workdir {workdir}",
           flush=True)
     rows: list[dict[str, Any]] = []
     calibration: dict[str, Any] | None = None
@@ -406,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
                     manches=args.manches, deflate=args.deflate, match_end=match_end,
                     match_end_timeout=args.match_end_timeout,
                     match_end_rate=args.match_end_rate, seed=args.seed, nice=args.nice,
-                    cpu=cpu, client_pings=args.client_pings, full_states=args.full_states)
+                    cpu=cpu, client_pings=args.client_pings)
                 row: dict[str, Any] = {"kind": kind, "rooms": rooms, "turn": turn}
                 try:
                     if kind == "yanniv-postgres" and not postgres_reachable(args.postgres_url):

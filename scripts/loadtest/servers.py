@@ -208,8 +208,6 @@ class GeneratorOptions:
     cpu: str | None = None
     #: Each seat also sends a page's own `ping` message after 2.5 s without sending.
     client_pings: bool = False
-    #: Seats do not ask for `update` messages (whole states after every change).
-    full_states: bool = False
 
 
 def generator_command(server: Server, options: GeneratorOptions,
@@ -229,8 +227,6 @@ def generator_command(server: Server, options: GeneratorOptions,
         command.append("--deflate")
     if options.client_pings:
         command.append("--client-pings")
-    if options.full_states:
-        command.append("--full-states")
     if options.match_end:
         command.append("--match-end")
         if options.match_end_rate is not None:

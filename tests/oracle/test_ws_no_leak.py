@@ -4,8 +4,7 @@ The app runs under uvicorn on 127.0.0.1; each seat and one spectator hold a `web
 socket and keep every frame they receive. After a match the test rebuilds the truth by replaying
 the room's seed and action log through the engine, follows it with the model of
 `oracle/knowledge_model.py`, and checks every `state` frame each recipient received at the
-step it was sent: a card named there that the recipient may not know is a leak. In every
-other match the sockets ask for `update`s, each checked as the whole state it gives.
+step it was sent: a card named there that the recipient may not know is a leak.
 """
 
 from __future__ import annotations
@@ -50,10 +49,7 @@ async def _play_match(http: httpx.AsyncClient, host: str, seats: int, seed: int)
     patched = await http.patch(f"/api/rooms/{code}/settings", json={"manches": 1},
                                headers=host_header)
     assert patched.status_code == 200, patched.text
-    # Every other match, the sockets ask for `update`s: checked merged (`Recipient.read`).
-    query = "?updates=1&" if seed % 2 else "?"
-    urls = [f"ws://{host}/ws/{code}{query}token={t}" for t in tokens]
-    urls.append(f"ws://{host}/ws/{code}{query.rstrip('&?')}")
+    urls = [f"ws://{host}/ws/{code}?token={t}" for t in tokens] + [f"ws://{host}/ws/{code}"]
     sockets = [await websockets.connect(url, max_size=2**22) for url in urls]
     recipients = [Recipient(ws, seat) for seat, ws in enumerate(sockets[:seats])]
     recipients.append(Recipient(sockets[-1], None))
@@ -86,12 +82,10 @@ async def _play_match(http: httpx.AsyncClient, host: str, seats: int, seed: int)
             await ws.close()
         await asyncio.gather(*readers, return_exceptions=True)
     _frames[code] = {r.seat: r.states for r in recipients}
-    _updates[code] = sum(r.updates for r in recipients)
     return code
 
 
 _frames: dict[str, dict[int | None, list[dict[str, Any]]]] = {}
-_updates: dict[str, int] = {}
 
 
 def _replay(app: Any, code: str) -> tuple[int, list[tuple[Truth, Truth, list[dict[str, Any]]]]]:
@@ -168,7 +162,6 @@ def test_no_frame_names_a_card_its_recipient_may_not_know(server: Any) -> None:
     assert len(codes) == MATCHES
     frames = sum(len(states) for code in codes for states in _frames[code].values())
     assert frames > MATCHES * 20, "every recipient got the frames of a whole match"
-    assert sum(_updates.values()) > frames / 3, "half the matches were played on updates"
     leaking = [leaks for leaks in (_leaks(app, code) for code in codes) if leaks]
     assert not leaking, f"{len(leaking)} of {MATCHES} matches leak:\n" + "\n".join(
         f"{leaks[0]} (+{len(leaks) - 1})" for leaks in leaking[:10])

@@ -11,18 +11,12 @@ that pins this one.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import types
 import typing
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from orjson import Fragment, dumps
-
-#: Serials of the states whose views a `ViewMemo` wrote: one count for the whole process.
-_SERIALS = itertools.count(1)
-#: No value (a field the previous state did not have).
-_ABSENT = object()
 
 _SCALARS = (int, str, bool, float, type(None))
 _Converter = Callable[[Any], Any]
@@ -188,12 +182,9 @@ class ViewMemo:
 
     With a `ViewSplit`, `wire(view, shared)` also writes the public fields once for all the
     views that carry the same `shared` object (the state they were built from): each
-    further seat's view costs only its own fields. `update_text` writes a view for a viewer
-    that holds the previous state's: its own fields, and the public ones that changed (most
-    of a state's text is history, discard and rules that one action leaves as they were)."""
+    further seat's view costs only its own fields."""
 
-    __slots__ = ("_base", "_changed", "_convert", "_data", "_prev", "_public", "_public_data",
-                 "_shared", "_split", "_values", "serial")
+    __slots__ = ("_convert", "_data", "_public", "_shared", "_split", "_values")
 
     def __init__(self, encoder: FastEncoder, convert: _Converter | ViewSplit) -> None:
         del encoder  # each field's converter is generated into `convert` (`view_converter`)
@@ -201,16 +192,8 @@ class ViewMemo:
         self._convert = convert.whole if isinstance(convert, ViewSplit) else convert
         #: The public fields' JSON (without its opening brace) and the object it was written
         #: for: kept, so it cannot be freed and another object take its identity.
-        self._public: bytes | None = None
+        self._public = b""
         self._shared: Any = None
-        #: The public fields of `_shared` as data (`Fragment`s and scalars), the serial of that
-        #: state (`serial`, read-only outside) and of the one written before it (0: none),
-        #: and the JSON of the fields whose value differs between the two (`update_text`).
-        self._public_data: dict[str, Any] = {}
-        self._prev: dict[str, Any] = {}
-        self.serial = 0
-        self._base = 0
-        self._changed: bytes | None = None
         #: Each field's latest value and its conversion, in two dicts rather than a pair per
         #: field: a new pair at every change of a room was one more young object for the
         #: cyclic collector per field and room.
@@ -263,54 +246,11 @@ class ViewMemo:
         if split is None or shared is None:
             return dumps(self._convert(view, self._fragment))
         if self._shared is not shared:
-            self._follow(split, view, shared)
-        public = self._public
-        if public is None:
             # Sliced: a copy of its own size, without the opening brace.
-            public = self._public = dumps(self._public_data)[1:]
+            self._public = dumps(split.public(view, self._fragment))[1:]
+            self._shared = shared
         own = dumps(split.private(view, self._fragment))
-        return b"".join((own[:-1], b",", public))
-
-    def update_text(self, view: Any, shared: Any) -> bytes:
-        """`wire_text` for a viewer that holds the view of the state written before `shared`
-        (`base_for`): its own fields whole, and of the public ones only those whose value
-        changed between the two states. Needs a `ViewSplit` (`base_for` is 0 without one)."""
-        split = self._split
-        assert split is not None
-        if self._shared is not shared:
-            self._follow(split, view, shared)
-        changed = self._changed
-        if changed is None:
-            prev, data = self._prev, self._public_data
-            changed = self._changed = dumps({
-                name: value for name, value in data.items()
-                if (kept := prev.get(name, _ABSENT)) is not value
-                and (type(value) is Fragment or kept != value)
-            })[1:]
-            self._prev = {}  # let the previous state's parts go
-        own = dumps(split.private(view, self._fragment))
-        if changed == b"}":
-            return own
-        return b"".join((own[:-1], b",", changed))
-
-    def base_for(self, shared: Any) -> int:
-        """The serial of the public part an `update_text` of `shared` is relative to: the
-        state whose views were written just before it; 0 when there is none (the first
-        state, or a game whose views are not split)."""
-        if self._split is None:
-            return 0
-        return self._base if shared is self._shared else self.serial
-
-    def _follow(self, split: ViewSplit, view: Any, shared: Any) -> None:
-        """Make `shared` the current state: its public fields converted (each through the
-        memo), the texts made on demand. Serials are unique in the process, so a viewer's
-        serial can never match the base of another room's or another memo's state."""
-        self._prev = self._public_data
-        self._public_data = split.public(view, self._fragment)
-        self._public = self._changed = None
-        self._shared = shared
-        self._base = self.serial
-        self.serial = next(_SERIALS)
+        return b"".join((own[:-1], b",", self._public))
 
 
 class EventWriter:

@@ -55,22 +55,13 @@ class _Close:
 class Connection:
     """A socket bound to a seat (None: a spectator)."""
 
-    __slots__ = ("_pending", "_resume", "_write_text", "_writer", "closing", "head",
-                 "queue_limit", "seat", "updates", "view_serial", "ws")
+    __slots__ = ("_pending", "_resume", "_write_text", "_writer", "closing", "queue_limit",
+                 "seat", "ws")
 
-    def __init__(self, ws: WebSocket, seat: Seat | None, queue_limit: int,
-                 updates: bool = False) -> None:
+    def __init__(self, ws: WebSocket, seat: Seat | None, queue_limit: int) -> None:
         self.ws = ws
         self.seat = seat
         self.queue_limit = queue_limit
-        #: The client asked for `update` messages (`?updates=1`): after a first `state`, only
-        #: what changed (`Room.broadcast`).
-        self.updates = updates
-        #: What this socket holds, for its next `update`: the serial of the view it was last
-        #: sent (`ViewMemo.serial`; -1: none, or no view), and the room summary's text it
-        #: was last sent (`Room._head_cache`).
-        self.view_serial = -1
-        self.head: object = None
         #: The socket's direct frame write, if its server offers one (`socket_protocol`).
         self._write_text: Callable[..., bool] | None = (
             ws.scope.get("extensions") or {}).get(WRITE_TEXT)

@@ -197,19 +197,6 @@ class StateOut(BaseModel):
     deadline: int | None
 
 
-class UpdateOut(BaseModel):
-    """After a change, instead of a `state`, to a socket that asked for updates (`?updates=1`)
-    and holds the previous change's view: the fields of the view that changed (a seat's own
-    always), and the room summary only if it changed (else None: keep yours, with `version`)."""
-
-    type: Literal["update"] = "update"
-    version: int
-    room: dict[str, Any] | None
-    view: dict[str, Any]
-    events: list[dict[str, Any]]
-    deadline: int | None
-
-
 class AckOut(BaseModel):
     type: Literal["ack"] = "ack"
     id: str
@@ -247,13 +234,13 @@ class JournalOut(BaseModel):
 
 
 #: Every server → client message model (the schema lists them from here).
-SERVER_MODELS = (StateOut, UpdateOut, AckOut, ErrorOut, PongOut, PresenceOut, JournalOut)
+SERVER_MODELS = (StateOut, AckOut, ErrorOut, PongOut, PresenceOut, JournalOut)
 ServerMessage = Annotated[
-    StateOut | UpdateOut | AckOut | ErrorOut | PongOut | PresenceOut | JournalOut,
+    StateOut | AckOut | ErrorOut | PongOut | PresenceOut | JournalOut,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE: TypeAdapter[
-    StateOut | UpdateOut | AckOut | ErrorOut | PongOut | PresenceOut | JournalOut
+    StateOut | AckOut | ErrorOut | PongOut | PresenceOut | JournalOut
 ] = TypeAdapter(ServerMessage)
 _TYPE_TAGS: dict[type[BaseModel], str] = {
     model: model.model_fields["type"].default for model in SERVER_MODELS
@@ -272,20 +259,13 @@ def outgoing_bytes(model: type[BaseModel], **fields: Any) -> bytes:
 
 
 _STATE_HEAD = b'{"type":"%s","version":' % _TYPE_TAGS[StateOut].encode()
-_UPDATE_HEAD = b'{"type":"%s","version":' % _TYPE_TAGS[UpdateOut].encode()
 
 
 def state_bytes(version: int, room: bytes, view: bytes, events: bytes,
-                deadline: int | None, head: bytes = _STATE_HEAD) -> bytes:
+                deadline: int | None) -> bytes:
     """A `StateOut` message from the JSON texts of its parts, joined: what
     `outgoing_bytes(StateOut, ...)` writes (`tests/server/test_state_message.py` checks it), without
     a dict and a second copy of every part per seat."""
-    return b"".join((head, b"%d" % version, b',"room":', room, b',"view":', view,
+    return b"".join((_STATE_HEAD, b"%d" % version, b',"room":', room, b',"view":', view,
                      b',"events":', events, b',"deadline":',
                      b"null" if deadline is None else b"%d" % deadline, b"}"))
-
-
-def update_bytes(version: int, room: bytes, view: bytes, events: bytes,
-                 deadline: int | None) -> bytes:
-    """An `UpdateOut` message from the JSON texts of its parts (as `state_bytes`)."""
-    return state_bytes(version, room, view, events, deadline, _UPDATE_HEAD)

@@ -77,9 +77,6 @@ _REFINED: dict[tuple[str, str], dict[str, Any]] = {
     ("GameOut", "limits"): _ref("GameLimits"),
     ("StateOut", "view"): _nullable(_ref("MatchView")),
     ("StateOut", "events"): {"type": "array", "items": _ref("Event")},
-    ("UpdateOut", "room"): _nullable(_ref("RoomSummary")),
-    ("UpdateOut", "view"): _ref("MatchViewUpdate"),
-    ("UpdateOut", "events"): {"type": "array", "items": _ref("Event")},
     ("PresenceOut", "seats"): {"type": "array", "items": _ref("PresenceSeat")},
     ("JournalOut", "events"): {"type": "array", "items": _ref("Event")},
 }
@@ -248,11 +245,6 @@ def protocol_schema(game: Game | None = None) -> dict[str, Any]:
     if clash:
         raise RuntimeError(f"engine and model definitions share names: {sorted(clash)}")
     defs = {**engine, **models}
-    defs["MatchViewUpdate"] = {
-        **engine["MatchView"], "required": [],
-        "description": "The fields of a MatchView that changed since the view the socket "
-                       "holds (a seat's own fields always): replace those, keep the others.",
-    }
     document = {
         "$schema": DIALECT,
         "$id": f"https://yanniv.invalid/{schema_path(game).name}",

@@ -27,7 +27,6 @@ from yanniv.server.protocol import (
     RoomSettings,
     outgoing_bytes,
     state_bytes,
-    update_bytes,
 )
 from yanniv.server.seat import Seat
 from yanniv.server.shared_events import POOL
@@ -304,29 +303,6 @@ class Room:
         return state_bytes(self.version, b"".join((summary, _your_seat(seat))), view_text,
                            events_text, deadline)
 
-    def update_text(self, seat: int | None, events: tuple[Event, ...] | list[Event],
-                    summary: bytes | None) -> bytes:
-        """The `update` message for one seat (or a spectator) that holds the view of the
-        previous state written (`ViewMemo.update_text`); `summary`: the room summary's
-        head if it changed since that socket's last message, else None."""
-        match = self.match
-        assert match is not None
-        game = self.game
-        state = match.state
-        view_text = self.encoder.update_text(
-            game.view(state, seat, self.settings.show_known_cards), state)
-        room = b"null" if summary is None else b"".join((summary, _your_seat(seat)))
-        return update_bytes(self.version, room, view_text, game.events_text(events, seat),
-                            match.deadline_ms)
-
-    def welcome_text(self, conn: Connection) -> bytes:
-        """The first `state` of a socket that just opened; what it then holds is noted for
-        its `update`s."""
-        text = self.state_text(conn.seat_index, ())
-        conn.view_serial = self.encoder.serial if self.match is not None else -1
-        conn.head = self._head_cache
-        return text
-
     def journal_text(self, seat: int | None) -> bytes | None:
         """The `journal` message for one seat (or a spectator), None while no match exists."""
         if self.match is None:
@@ -336,10 +312,8 @@ class Room:
 
     def broadcast(self, events: tuple[Event, ...] | list[Event] = (),
                   lead: tuple[Connection, bytes] | None = None) -> None:
-        """Queue the new state to every connection, serialized once per seat: as an `update`
-        (what changed) to a socket that asked for them and holds the previous state's view,
-        else as a whole `state`. The events are the match's journal too: what was broadcast is
-        what a reconnecting socket reads.
+        """Queue the new state to every connection, serialized once per seat. The events are
+        the match's journal too: what was broadcast is what a reconnecting socket reads.
         `lead`: a connection and a message it gets first (an `ack`), in the same write as
         its state."""
         if events and self.match is not None:
@@ -347,28 +321,13 @@ class Room:
         first, answer = lead if lead is not None else (None, b"")
         if first is not None and first not in self.connections:
             first.send(answer)
-        # Per seat, its `state`, and its `update` without and with the room summary.
-        texts: dict[Any, bytes] = {}
+        texts: dict[int | None, bytes] = {}
         summary = self.summary_head()
-        head = self._head_cache
-        match = self.match
-        shared = None if match is None else match.state
-        base = 0 if shared is None else self.encoder.base_for(shared)
         for conn in list(self.connections):
-            seat = conn.seat_index
-            if base and conn.updates and conn.view_serial == base:
-                same_head = conn.head is head
-                key: Any = (seat, same_head)
-                text = texts.get(key)
-                if text is None:
-                    text = texts[key] = self.update_text(
-                        seat, events, None if same_head else summary)
-            else:
-                text = texts.get(seat)
-                if text is None:
-                    text = texts[seat] = self.state_text(seat, events, summary)
-            conn.view_serial = -1 if shared is None else self.encoder.serial
-            conn.head = head
+            key = conn.seat_index
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = self.state_text(key, events, summary)
             if conn is first:
                 conn.send_both(answer, text)
             else:

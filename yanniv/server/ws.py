@@ -1,5 +1,4 @@
-"""The socket endpoint `/ws/{code}?token=...&updates=1`: one seat's (or a spectator's) live
-connection (`updates=1`: `update` messages after the first `state`, `Room.broadcast`).
+"""The socket endpoint `/ws/{code}?token=...`: one seat's (or a spectator's) live connection.
 
 A reader (`SocketReader`) validates each message (size, rate, JSON, pydantic model) as it
 arrives and hands actions to the room, one at a time; sending is the connection's
@@ -122,12 +121,11 @@ async def _serve(ws: WebSocket, room: Room, seat: Seat | None, rooms: Rooms,
                  settings: Settings) -> None:
     """The admitted socket's life, from accept to its last message."""
     await ws.accept()
-    conn = Connection(ws, seat, settings.send_queue_limit,
-                      updates=ws.query_params.get("updates") == "1")
+    conn = Connection(ws, seat, settings.send_queue_limit)
     room.connections.add(conn)
     if seat is not None:
         seat.connections += 1
-    conn.send(room.welcome_text(conn))
+    conn.send(room.state_text(conn.seat_index, ()))
     journal = room.journal_text(conn.seat_index)  # before any await: nothing comes between
     if journal is not None:
         conn.send(journal)

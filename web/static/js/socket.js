@@ -49,36 +49,18 @@ export class RoomSocket {
     // The last action sent and not yet answered (ack or error): resent as it was, same id,
     // when the socket opens again; the server applies it once (an ack again if it already had).
     this.unanswered = null;
-    // The last whole `state` of the current socket, which its next `update` applies to.
-    this.held = null;
   }
 
-  /** The socket asks for `update` messages (PROTOCOL.md §5.4): after its first `state`, only
-   * what changed; `merge` makes each a whole `state` again, so the page sees only those. */
   url() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const token = this.token ? `&token=${encodeURIComponent(this.token)}` : '';
-    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}?updates=1${token}`;
-  }
-
-  /** The whole `state` an `update` stands for, from the state this socket holds: the view's
-   * fields it carries replace the held ones, and its room summary (when it changed) the held
-   * one. Null when nothing is held (the server never sends one then). */
-  merge(msg) {
-    const held = this.held;
-    if (!held || !held.view) return null;
-    const room = msg.room ?? (held.room ? { ...held.room, version: msg.version } : held.room);
-    return {
-      type: 'state', version: msg.version, room, view: { ...held.view, ...msg.view },
-      events: msg.events, deadline: msg.deadline,
-    };
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}${query}`;
   }
 
   connect() {
     if (this.closed) return;
     const ws = new WebSocket(this.url());
     this.ws = ws;
-    this.held = null;
     this.openedAt = this.now();
     this.awaitingSince = null;
     if (!this.tickTimer) this.tickTimer = setInterval(() => this.tick(), HEARTBEAT.TICK);
@@ -95,11 +77,6 @@ export class RoomSocket {
       this.awaitingSince = null;
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type === 'update') {
-        msg = this.merge(msg);
-        if (!msg) { this.drop(); return; }  // nothing to apply it to: start again whole
-      }
-      if (msg.type === 'state') this.held = msg;
       if (msg.type === 'state' && !up) {
         up = true;
         this.retry = 0;
