@@ -29,7 +29,6 @@ import gc
 import json
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -116,52 +115,42 @@ def install(totals: dict[str, list[float]]) -> None:
     gc.callbacks.append(collector)
 
 
-def serve(port: int, database_url: str, out: Path) -> None:
-    """The server's side: `yanniv serve` with the timers; SIGUSR1 appends the totals to `out`."""
+#: Where the timed server appends its snapshots, in its working directory (the workdir).
+SNAPSHOTS = "parts.jsonl"
+
+
+def serve(host: str, port: int, database_url: str) -> None:
+    """The server's side: `yanniv serve` with the timers; SIGUSR1 appends the totals to
+    `SNAPSHOTS`."""
     totals: dict[str, list[float]] = {}
     install(totals)
 
     def snapshot(_signum: int, _frame: Any) -> None:
-        with out.open("a") as f:
+        with Path(SNAPSHOTS).open("a") as f:
             f.write(json.dumps({label: list(slot) for label, slot in totals.items()}) + "\n")
 
     signal.signal(signal.SIGUSR1, snapshot)
     from yanniv.app import serve as yanniv_serve
 
-    yanniv_serve("127.0.0.1", port, database_url)
+    yanniv_serve(host, port, database_url)
 
 
 def measure(args: argparse.Namespace, workdir: Path) -> None:
-    out = workdir / "parts.jsonl"
     postgres = servers.Postgres(args.postgres_url) if args.database == "postgres" else None
-    cleanups: list[Callable[[], None]] = []
-    if postgres is not None:
-        name, url = postgres.create()
-        cleanups.append(lambda: postgres.drop(name))
-    else:
-        url = f"sqlite:///{workdir / 'yanniv.sqlite3'}"
-    port = servers.free_port()
-    log = workdir / "server.log"
-    with log.open("wb") as sink:
-        proc = subprocess.Popen(
-            [sys.executable, __file__, "--serve", "--port", str(port), "--database-url", url,
-             "--out", str(out)],
-            stdout=sink, stderr=subprocess.STDOUT, env=servers.child_env(), cwd=workdir)
-    server = servers.Server(f"yanniv-{args.database}", port, proc, log, None, cleanups)
     options = servers.GeneratorOptions(rooms=args.rooms, duration=args.duration,
                                        warmup=args.warmup, rate=args.rate, seed=args.seed,
                                        cpu=generator_cpu("auto"))
-    try:
-        servers.wait_ready(server)
+    launcher = (sys.executable, __file__, "--serve")
+    with servers.running(f"yanniv-{args.database}", workdir, None, False, postgres,
+                         launcher) as server:
 
         def mark(_event: str) -> None:
-            os.kill(proc.pid, signal.SIGUSR1)
+            os.kill(server.pid, signal.SIGUSR1)
 
         result = servers.run_generator(server, options, workdir, None, mark)
         time.sleep(0.5)  # the second snapshot is written by the server's signal handler
-    finally:
-        servers.stop_server(server)
-    before, after = (json.loads(line) for line in out.read_text().splitlines()[:2])
+    lines = (workdir / SNAPSHOTS).read_text().splitlines()
+    before, after = (json.loads(line) for line in lines[:2])
     report(before, after, result, args)
 
 
@@ -193,13 +182,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES)
     parser.add_argument("--keep", action="store_true", help="keep the workdir (logs)")
+    # The timed server's side, started by `measure` with `yanniv serve`'s own arguments.
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--host", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--database-url", help=argparse.SUPPRESS)
-    parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.port, args.database_url, Path(args.out))
+        serve(args.host, args.port, args.database_url)
         return
     raise_open_files()
     print(f"start: {uptime()}")

@@ -132,8 +132,14 @@ class Postgres:
         return found
 
 
+#: How a Yanniv kind is launched, before `--host … --port … --database-url …`.
+YANNIV_SERVE = (sys.executable, "-m", "yanniv.cli", "serve")
+
+
 def start_server(kind: str, workdir: Path, sizes: Path | None, deflate: bool,
-                 postgres: Postgres | None) -> Server:
+                 postgres: Postgres | None, serve: tuple[str, ...] = YANNIV_SERVE) -> Server:
+    """Start `kind` on a free port, in `workdir`; a Yanniv kind through `serve` (another
+    launcher taking `yanniv serve`'s arguments: `parts.py`'s timed server)."""
     port = free_port()
     log = workdir / f"{kind}-{port}.log"
     cleanups: list[Callable[[], None]] = []
@@ -149,8 +155,7 @@ def start_server(kind: str, workdir: Path, sizes: Path | None, deflate: bool,
             folder.mkdir()
             url = f"sqlite:///{folder / 'yanniv.sqlite3'}"
             cleanups.append(lambda: shutil.rmtree(folder, ignore_errors=True))
-        command = [sys.executable, "-m", "yanniv.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(port), "--database-url", url]
+        command = [*serve, "--host", "127.0.0.1", "--port", str(port), "--database-url", url]
     elif kind == "node-peer":
         command = ["node", str(NODE_PEER), "--port", str(port), "--sizes", str(sizes)]
         command += ["--deflate"] if deflate else []
@@ -273,8 +278,9 @@ def run_generator(server: Server, options: GeneratorOptions, workdir: Path,
 
 @contextlib.contextmanager
 def running(kind: str, workdir: Path, sizes: Path | None, deflate: bool,
-            postgres: Postgres | None) -> Iterator[Server]:
-    server = start_server(kind, workdir, sizes, deflate, postgres)
+            postgres: Postgres | None,
+            serve: tuple[str, ...] = YANNIV_SERVE) -> Iterator[Server]:
+    server = start_server(kind, workdir, sizes, deflate, postgres, serve)
     try:
         yield server
     finally:
