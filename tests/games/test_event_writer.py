@@ -87,3 +87,26 @@ def test_text_is_written_once_per_list_of_forms() -> None:
     assert orjson.loads(write.text(listed, 0)) == [{"type": "Turn", "seat": 3},
                                                    {"type": "Turn", "seat": 0}]
     assert orjson.loads(first) == [{"type": "Turn", "seat": 3}]
+
+
+def test_a_change_of_public_events_only_is_written_once_for_every_seat() -> None:
+    """With `public`, a tuple whose events all pass it is written once (no redaction per
+    seat); one private event in it sends every seat back to its own forms."""
+    made.clear()
+    asked: list[object] = []
+
+    def counted_redact(event: object, seat: int | None) -> object:
+        asked.append(event)
+        return redact(event, seat)
+
+    write = EventWriter(counting_encoder(), counted_redact, lambda e: not e.private)
+    public = (Turn(1), Turn(2))
+    texts = {seat: write.text(public, seat) for seat in (0, 1, 2, 3, None)}
+    assert len({id(text) for text in texts.values()}) == 1
+    assert orjson.loads(texts[0]) == [{"type": "Turn", "seat": 1}, {"type": "Turn", "seat": 2}]
+    assert asked == [] and len(made) == 2
+    mixed = (Turn(1), Drew(1, "QH"))
+    seen = {seat: orjson.loads(write.text(mixed, seat)) for seat in (0, 1, None)}
+    assert seen[1][1]["card"] == "QH"
+    assert seen[0][1]["card"] is None and seen[None][1]["card"] is None
+    assert orjson.loads(write.text(public, 2)) == orjson.loads(texts[0])  # a new tuple again

@@ -239,6 +239,12 @@ _HIDDEN: dict[Event, Event] = {}
 _HIDDEN_BOUND = 4096
 
 
+def shown_to_all(event: Event) -> bool:
+    """Whether `redact` gives every viewer `event` as it is (it has no private field): a
+    change made of such events only is written once for all its seats."""
+    return not event.private
+
+
 def redact(event: Event, viewer: int | None) -> Event:
     """The event as `viewer` may see it (None: a spectator); private cards become None."""
     if not event.private:

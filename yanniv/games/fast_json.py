@@ -258,14 +258,23 @@ class EventWriter:
     for the same tuple of events once per seat: an event's data is made once per form of it
     the seats get (whole, or the one hidden form `redact` returns for all the others) and
     shared by the seats that get that form; `text` writes the JSON once per list of forms
-    (every seat that sees none of the private ones gets the same text). The data returned
-    shares parts between calls: never modify it."""
+    (every seat that sees none of the private ones gets the same text). With `public`, which
+    holds for an event that `redact` returns as it is for every viewer, a tuple of such events
+    only (about half of a match's changes) is written once and given to every seat without
+    redacting it for each. The data returned shares parts between calls: never modify it."""
 
-    __slots__ = ("_encode", "_events", "_forms", "_redact", "_texts")
+    __slots__ = ("_encode", "_events", "_forms", "_mixed", "_public", "_redact", "_same",
+                 "_texts")
 
-    def __init__(self, encoder: FastEncoder, redact: Callable[[Any, int | None], Any]) -> None:
+    def __init__(self, encoder: FastEncoder, redact: Callable[[Any, int | None], Any],
+                 public: Callable[[Any], bool] | None = None) -> None:
         self._encode = encoder.encode
         self._redact = redact
+        self._public = public
+        #: For the latest tuple: its one text when every event in it is public, and whether
+        #: one of them is not (then each seat's forms are looked at).
+        self._same: bytes | None = None
+        self._mixed = public is None
         #: The latest tuple of events (kept, so no other tuple can take its identity) and,
         #: for each form of its events met since (kept too), its data; for each list of
         #: forms a seat got (its forms kept with it), its JSON text.
@@ -286,6 +295,15 @@ class EventWriter:
         if type(events) is not tuple:
             return dumps(self(events, seat))
         self._follow(events)
+        if not self._mixed:
+            same = self._same
+            if same is not None:
+                return same
+            assert self._public is not None
+            if all(map(self._public, events)):
+                same = self._same = dumps(self._data(list(events)))
+                return same
+            self._mixed = True
         redact = self._redact
         forms = [redact(event, seat) for event in events]
         key = tuple(map(id, forms))
@@ -299,6 +317,8 @@ class EventWriter:
             self._events = events
             self._forms = {}
             self._texts = {}
+            self._same = None
+            self._mixed = self._public is None
 
     def _data(self, forms: list[Any]) -> list[Any]:
         encode, kept_forms = self._encode, self._forms

@@ -27,6 +27,7 @@ from yanniv.yaniv.model import (
     TakeDiscard,
     event_classes,
     redact,
+    shown_to_all,
 )
 
 _ACTIONS = frozenset(ACTION_TYPES.values())
@@ -43,7 +44,7 @@ def view_memo() -> ViewMemo:
 
 
 #: The events as a seat (None: a spectator) may see them.
-encode_events = EventWriter(ENCODER, redact)
+encode_events = EventWriter(ENCODER, redact, shown_to_all)
 
 
 def encode_action(action: Action) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from yanniv.engine.actions import ACTION_TYPES, Action
 from yanniv.engine.cards import Card
-from yanniv.engine.events import Event, redact
+from yanniv.engine.events import Event, redact, shown_to_all
 from yanniv.engine.view import MatchView
 from yanniv.games.base import DecodedAction, WireError
 from yanniv.games.fast_json import EventWriter, FastEncoder, ViewMemo
@@ -47,7 +47,7 @@ def view_memo() -> ViewMemo:
 
 
 #: The events as a seat (None: a spectator) may see them.
-encode_events = EventWriter(ENCODER, redact)
+encode_events = EventWriter(ENCODER, redact, shown_to_all)
 
 
 def encode_action(action: Action) -> dict[str, Any]:

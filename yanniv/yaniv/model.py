@@ -168,6 +168,12 @@ class MatchEnded(Event):
     ranking: tuple[int, ...]
 
 
+def shown_to_all(event: Event) -> bool:
+    """Whether `redact` gives every viewer `event` as it is (it has no private field): a
+    change made of such events only is written once for all its seats."""
+    return not event.private
+
+
 def redact(event: Event, viewer: int | None) -> Event:
     """The event as `viewer` (None: a spectator) may see it: private cards become None."""
     if not event.private:
