@@ -117,6 +117,26 @@ def _pending_view(pending: Pending | None, viewer: int | None) -> PendingView | 
     )
 
 
+#: The parts of a view that are the same for every viewer who does not act, made from the
+#: latest state viewed (held by identity: a state never changes): the four views of one
+#: change are built back to back, so three of them find these ready.
+_SHARED: tuple[MatchState | None, tuple[Card, ...], tuple[int, ...], PendingView | None] = (
+    None, (), (), None)
+
+
+def _shared(state: MatchState) -> tuple[
+        MatchState | None, tuple[Card, ...], tuple[int, ...], PendingView | None]:
+    global _SHARED
+    shared = _SHARED
+    if shared[0] is not state:
+        shared = _SHARED = (
+            state, takeable_cards(state),
+            tuple(sorted(state.last_lap)) if state.last_lap else (),
+            _pending_view(state.pending, None),  # any viewer but the acting seat's
+        )
+    return shared
+
+
 def view(state: MatchState, viewer: int | None, show_known_cards: bool = True) -> MatchView:
     """The observation of `viewer` (a seat index, or None for a spectator). Without
     `show_known_cards` (a room that hides them), opponents' known cards are left out.
@@ -149,6 +169,7 @@ def view(state: MatchState, viewer: int | None, show_known_cards: bool = True) -
         players.append(p)
     pending = state.pending
     acting = pending is not None and viewer == pending.seat
+    _, takeable, last_lap, others_pending = _SHARED if _SHARED[0] is state else _shared(state)
     v = _new(MatchView)
     v.viewer = viewer
     v.seats = n
@@ -167,12 +188,12 @@ def view(state: MatchState, viewer: int | None, show_known_cards: bool = True) -
     v.pile_count = len(state.pile)
     v.discard = state.discard
     v.previous_packet = state.prev_packet
-    v.takeable = takeable_cards(state)
+    v.takeable = takeable
     v.turn = state.turn
     v.direction = state.direction
     v.constraint = state.turn_constraint
     v.yanniv_caller = caller
-    v.pending = pending if acting else _pending_view(pending, viewer)
+    v.pending = pending if acting else others_pending
     v.legal_actions = (state._legal or legal_actions(state)) if acting else ()
     v.scores = scores
     v.history = state.manche_history
@@ -183,7 +204,7 @@ def view(state: MatchState, viewer: int | None, show_known_cards: bool = True) -
     v.turn_power = state.turn_power
     v.six_colour = state.turn_six_colour
     v.rules = config.rules
-    v.last_lap = tuple(sorted(state.last_lap)) if state.last_lap else ()
+    v.last_lap = last_lap
     return v
 
 
