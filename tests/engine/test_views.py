@@ -148,3 +148,23 @@ def test_every_field_of_a_view_is_set() -> None:
                 assert all(set(p) == {f.name for f in fields(PlayerView)}
                            for p in data["players"])
         state, _ = apply(state, legal_actions(state)[-1])
+
+
+def test_a_view_is_the_same_whichever_state_was_viewed_before() -> None:
+    """The views of one state share parts made once for it (`view`'s one-state memo): views
+    built seat after seat (the memo found) equal those built alternating with another
+    state's (the memo made anew each time), for every seat, over a whole match."""
+    state = new_match(MatchConfig(seats=4), "views/memo")
+    states = []
+    while not state.finished:
+        states.append(state)
+        state, _ = apply(state, legal_actions(state)[len(states) % len(legal_actions(state))])
+    states.append(state)
+    viewers = (*range(4), None)
+    for before, now in zip(states, states[1:], strict=False):
+        in_turn = [asdict(view(now, viewer)) for viewer in viewers]
+        alternating = []
+        for viewer in viewers:
+            view(before, viewer)
+            alternating.append(asdict(view(now, viewer)))
+        assert in_turn == alternating

@@ -126,14 +126,14 @@ _SHARED: tuple[MatchState | None, tuple[Card, ...], tuple[int, ...], PendingView
 
 def _shared(state: MatchState) -> tuple[
         MatchState | None, tuple[Card, ...], tuple[int, ...], PendingView | None]:
+    """`_SHARED` for `state`, made and kept (one tuple, swapped whole: a view built in
+    another thread reads either the old one or this one, and checks its state)."""
     global _SHARED
-    shared = _SHARED
-    if shared[0] is not state:
-        shared = _SHARED = (
-            state, takeable_cards(state),
-            tuple(sorted(state.last_lap)) if state.last_lap else (),
-            _pending_view(state.pending, None),  # any viewer but the acting seat's
-        )
+    shared = _SHARED = (
+        state, takeable_cards(state),
+        tuple(sorted(state.last_lap)) if state.last_lap else (),
+        _pending_view(state.pending, None),  # any viewer but the acting seat's
+    )
     return shared
 
 
@@ -169,7 +169,10 @@ def view(state: MatchState, viewer: int | None, show_known_cards: bool = True) -
         players.append(p)
     pending = state.pending
     acting = pending is not None and viewer == pending.seat
-    _, takeable, last_lap, others_pending = _SHARED if _SHARED[0] is state else _shared(state)
+    shared = _SHARED  # read once: bots build views in other threads
+    if shared[0] is not state:
+        shared = _shared(state)
+    _, takeable, last_lap, others_pending = shared
     v = _new(MatchView)
     v.viewer = viewer
     v.seats = n
