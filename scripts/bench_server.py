@@ -17,8 +17,10 @@ waits it out, an idle gap of its own).
 
 `--instructions M` instead counts the instructions per action of the rooms part under
 valgrind's cachegrind: a run of M + 1 matches minus a run of 1 (start-up cancels out), over
-the actions of those M matches, with `PYTHONHASHSEED=0` unless the environment sets it.
-Unlike CPU time, that figure does not move with the load.
+the actions of those M matches, with `PYTHONHASHSEED=0` unless the environment sets it,
+and the group commit's window 0 (each action its own batch: with a window, how many actions
+share a batch, and the loop's turns, follow the wall clock, which under valgrind follows the
+machine's load). Unlike CPU time, that figure does not move with the load.
 """
 
 from __future__ import annotations
@@ -180,7 +182,7 @@ def _cachegrind(matches: int, seats: int) -> tuple[int, int]:
     out = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
          sys.executable, __file__, "--rooms-only", "--matches", str(matches),
-         "--seats", str(seats)],
+         "--seats", str(seats), "--window", "0"],
         # A fixed hash seed: with a random one (the default) the count moved by ±3 % from
         # run to run of the same code (set orders, dict layouts); with it, by ~0.1 %.
         env={"PYTHONHASHSEED": "0", **os.environ}, capture_output=True, text=True,
