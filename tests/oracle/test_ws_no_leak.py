@@ -7,8 +7,8 @@ the room's seed and action log through the engine, follows it with the model of
 step it was sent: a card named there that the recipient may not know is a leak.
 
 The 200 matches are five shards of 40 (the same seeds, seat counts and batches of four), so
-that the test workers share them, and a shard drops its frames once checked: kept for the
-whole run, they made every later collection of the garbage collector walk them.
+that the test workers share them, and each batch's frames are checked and dropped once it is
+over: kept for the whole run, they made every collection of the garbage collector walk them.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ import asyncio
 import json
 import random
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import httpx
+import orjson
 import pytest
 import websockets
 from sqlalchemy import text as sql_text
@@ -43,10 +45,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 Frames = dict[int | None, list[dict[str, Any]]]
+T = TypeVar("T")
 
 
 async def _play_match(http: httpx.AsyncClient, host: str, seats: int,
-                      seed: int) -> tuple[str, Frames]:
+                      seed: int) -> tuple[str, dict[int | None, list[str | bytes]]]:
     rng = random.Random(seed)
     response = await http.post("/api/rooms", json={"pseudo": f"S0x{seed}"})
     assert response.status_code == 201, response.text
@@ -69,15 +72,15 @@ async def _play_match(http: httpx.AsyncClient, host: str, seats: int,
         started = await http.post(f"/api/rooms/{code}/start", headers=host_header)
         assert started.status_code == 200, started.text
         for _ in range(5_000):
-            await recipients[0].until(lambda: recipients[0].states)
+            await recipients[0].until_state()
             version = max(r.version for r in recipients)
             for r in recipients:
                 await r.until_version(version)
-            view = recipients[0].states[-1]["view"]
+            view = (await recipients[0].until_state())["view"]
             if view["finished"]:
                 break
             actor = recipients[view["pending"]["seat"]]
-            own = actor.states[-1]
+            own = await actor.until_state()
             action_id = uuid.uuid4().hex
             await actor.ws.send(json.dumps({"type": "action", "id": action_id,
                                             "version": own["version"],
@@ -92,21 +95,25 @@ async def _play_match(http: httpx.AsyncClient, host: str, seats: int,
         for ws in sockets:
             await ws.close()
         await asyncio.gather(*readers, return_exceptions=True)
-    return code, {r.seat: r.states for r in recipients}
+    return code, {r.seat: r.frames for r in recipients}
 
 
-def _play_all(host: str, numbers: range) -> list[tuple[str, Frames]]:
+def _play_all(host: str, numbers: range, then: Callable[[str, Frames], T]) -> list[T]:
     """Matches `numbers` (match n: 2 + n % 3 seats, seed 9,000,000 + n), `CONCURRENT` at a
-    time: each room's code and what each recipient was sent."""
+    time; `then(code, frames)` of each (what each recipient was sent) once its batch is over,
+    so that no more than a batch's frames are held at once, and one match's parsed."""
 
-    async def run_all() -> list[tuple[str, Frames]]:
+    async def run_all() -> list[T]:
         async with httpx.AsyncClient(base_url=f"http://{host}", timeout=30) as http:
-            played: list[tuple[str, Frames]] = []
+            done: list[T] = []
             for first in range(numbers.start, numbers.stop, CONCURRENT):
                 batch = range(first, min(first + CONCURRENT, numbers.stop))
-                played += await asyncio.gather(
+                played = await asyncio.gather(
                     *(_play_match(http, host, 2 + n % 3, 9_000_000 + n) for n in batch))
-            return played
+                done += [then(code, {seat: [orjson.loads(text) for text in texts]
+                                     for seat, texts in frames.items()})
+                         for code, frames in played]
+            return done
 
     return run_fresh(run_all)
 
@@ -172,11 +179,14 @@ def _leaks_in(label: str, seats: int, steps: list[tuple[Truth, Truth, list[dict[
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_no_frame_names_a_card_its_recipient_may_not_know(server: Any, shard: int) -> None:
     app, host = server
-    played = _play_all(host, range(shard * PER_SHARD, (shard + 1) * PER_SHARD))
+
+    def checked(code: str, frames: Frames) -> tuple[int, list[str]]:
+        return sum(len(states) for states in frames.values()), _leaks(app, code, frames)
+
+    played = _play_all(host, range(shard * PER_SHARD, (shard + 1) * PER_SHARD), checked)
     assert len(played) == PER_SHARD
-    frames = sum(len(states) for _code, by in played for states in by.values())
-    assert frames > PER_SHARD * 20, "every recipient got the frames of a whole match"
-    leaking = [leaks for leaks in (_leaks(app, code, by) for code, by in played) if leaks]
+    assert sum(n for n, _ in played) > PER_SHARD * 20, "every recipient got a whole match"
+    leaking = [leaks for _, leaks in played if leaks]
     assert not leaking, f"{len(leaking)} of {PER_SHARD} matches leak:\n" + "\n".join(
         f"{leaks[0]} (+{len(leaks) - 1})" for leaks in leaking[:10])
 
@@ -186,7 +196,7 @@ def test_the_frames_were_checked_against_the_true_course(server: Any) -> None:
     cards (nothing is known of another hand at the deal) is flagged. On a match of its own
     (the 201st), played in whichever worker runs this test."""
     app, host = server
-    [(code, frames)] = _play_all(host, range(MATCHES, MATCHES + 1))
+    [(code, frames)] = _play_all(host, range(MATCHES, MATCHES + 1), lambda *played: played)
     seats, steps = _replay(app, code)
     message = json.loads(json.dumps(frames[0][0]))
     step = message["view"]["step"]

@@ -68,13 +68,12 @@ async def _scenario(app: Any, host: str) -> None:
             longest_queue = 0
             overflowed = False
             for _ in range(3000):
-                await players[0].until(lambda: bool(players[0].states))
-                view = players[0].states[-1]["view"]
+                view = (await players[0].until_state())["view"]
                 if view["finished"]:
                     break
                 actor = players[view["pending"]["seat"]]
                 await actor.until_version(players[0].version)
-                own = actor.states[-1]
+                own = await actor.until_state()
                 legal = [a for a in own["view"]["legal_actions"] if a["type"] != "CallYanniv"]
                 action_id = uuid.uuid4().hex
                 sent = time.monotonic()

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 import websockets
 from sqlalchemy import text as sql_text
@@ -64,13 +65,13 @@ async def _play(http: httpx.AsyncClient, host: str, n: int) -> tuple[str, dict[A
         started = await http.post(f"/api/rooms/{code}/start", headers=host_header)
         assert started.status_code == 200, started.text
         for _ in range(20_000):
-            await recipients[-1].until(lambda: recipients[-1].states)
+            await recipients[-1].until_state()
             await _all_at(recipients, max(r.version for r in recipients))
-            view = recipients[-1].states[-1]["view"]
+            view = (await recipients[-1].until_state())["view"]
             if view["finished"]:
                 break
             actor = recipients[view["pending"]["seat"]]
-            own = actor.states[-1]
+            own = await actor.until_state()
             action_id = uuid.uuid4().hex
             await actor.ws.send(json.dumps({
                 "type": "action", "id": action_id, "version": own["version"],
@@ -86,7 +87,7 @@ async def _play(http: httpx.AsyncClient, host: str, n: int) -> tuple[str, dict[A
         for ws in sockets:
             await ws.close()
         await asyncio.gather(*readers, return_exceptions=True)
-    return code, {r.seat: r.states for r in recipients}
+    return code, {r.seat: r.frames for r in recipients}  # as text: see Recipient
 
 
 def _truths(app: Any, code: str) -> tuple[int, bool, list[Any]]:
@@ -144,7 +145,8 @@ def test_no_yaniv_frame_names_a_card_its_recipient_may_not_know(server: Any) -> 
         played = pool.submit(asyncio.run, run_all()).result()
     assert len(played) == len(TABLES)
     leaking = []
-    for code, frames in played:
+    for code, texts in played:
+        frames = {seat: [orjson.loads(text) for text in got] for seat, got in texts.items()}
         assert sum(len(states) for states in frames.values()) > 40, "whole matches were seen"
         leaks = _leaks(*_truths(app, code), frames)
         if leaks:
@@ -162,9 +164,9 @@ def test_the_yaniv_frames_were_checked_against_the_truth(server: Any) -> None:
     app, _host = server
     if not _played:
         pytest.skip("runs after the match test, on one of its matches")
-    code, frames = _played[0]
+    code, texts = _played[0]
     seats, shown, truths = _truths(app, code)
-    message = json.loads(json.dumps(frames[0][0]))
+    message = orjson.loads(texts[0][0])
     hands, _pile = truths[message["view"]["step"]]
     card = sorted(hands[1])[0]
     message["view"]["players"][1]["known_cards"] = [card]
