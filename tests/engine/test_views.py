@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, fields
+from itertools import pairwise
 
 from tests.engine.helpers import C, P, run
 from yanniv.engine import (
@@ -161,7 +162,7 @@ def test_a_view_is_the_same_whichever_state_was_viewed_before() -> None:
         state, _ = apply(state, legal_actions(state)[len(states) % len(legal_actions(state))])
     states.append(state)
     viewers = (*range(4), None)
-    for before, now in zip(states, states[1:], strict=False):
+    for before, now in pairwise(states):
         in_turn = [asdict(view(now, viewer)) for viewer in viewers]
         alternating = []
         for viewer in viewers:
