@@ -29,7 +29,7 @@ from sqlalchemy import text as sql_text
 from oracle.knowledge_model import Checker, Truth
 from oracle.play import choose, truth_of
 from tests.fresh_loop import run_fresh
-from tests.live_ws import Recipient, served_app
+from tests.live_ws import Recipient, collector_paused, served_app
 
 MATCHES = 200
 CONCURRENT = 4
@@ -110,9 +110,10 @@ def _play_all(host: str, numbers: range, then: Callable[[str, Frames], T]) -> li
                 batch = range(first, min(first + CONCURRENT, numbers.stop))
                 played = await asyncio.gather(
                     *(_play_match(http, host, 2 + n % 3, 9_000_000 + n) for n in batch))
-                done += [then(code, {seat: [orjson.loads(text) for text in texts]
-                                     for seat, texts in frames.items()})
-                         for code, frames in played]
+                with collector_paused():
+                    done += [then(code, {seat: [orjson.loads(text) for text in texts]
+                                         for seat, texts in frames.items()})
+                             for code, frames in played]
             return done
 
     return run_fresh(run_all)
