@@ -20,6 +20,25 @@ EN = json.loads((ROOT / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
 NN, NB = "\u202f", "\u00a0"
 
 SCRIPT = """
+// A virtual clock: the announcer's timers fire when `pause` moves it on, in the order they
+// are due, instead of the script waiting for them in real time.
+let now = 0;
+let lastId = 0;
+const timers = new Map();
+globalThis.setTimeout = (fn, ms = 0) => { timers.set(++lastId, [now + ms, fn]); return lastId; };
+globalThis.clearTimeout = (id) => { timers.delete(id); };
+const advance = (ms) => {
+  const until = now + ms;
+  for (;;) {
+    const due = [...timers].filter(([, [at]]) => at <= until)
+      .sort(([a, [atA]], [b, [atB]]) => atA - atB || a - b)[0];
+    if (!due) break;
+    timers.delete(due[0]);
+    now = due[1][0];
+    due[1][1]();
+  }
+  now = until;
+};
 const i18n = await import(process.argv[1]);
 const announce = await import(process.argv[2]);
 const [fr, en, lang, me, steps, pause] = JSON.parse(process.argv[3]);
@@ -32,8 +51,8 @@ const said = [];
 const a = announce.createAnnouncer((text) => said.push(text));
 for (const [events, pending] of steps) {
   a.hear(events, { room, me, pending });
-  // `pause`: wait longer than a play is held for its draw, after each message.
-  if (pause) await new Promise((r) => setTimeout(r, announce.HOLD_MS + 100));
+  // `pause`: longer than a play is held for its draw, after each message.
+  if (pause) advance(announce.HOLD_MS + 100);
 }
 console.log(JSON.stringify(said));
 process.exit(0);
