@@ -176,7 +176,7 @@ def shown_to_all(event: Event) -> bool:
 
 def redact(event: Event, viewer: int | None) -> Event:
     """The event as `viewer` (None: a spectator) may see it: private cards become None."""
-    if not event.private:
+    if shown_to_all(event):
         return event
     parties = event.parties()
     if parties == (-1,) or (viewer is not None and viewer in parties):
