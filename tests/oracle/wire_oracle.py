@@ -31,5 +31,7 @@ def to_wire(value: Any) -> Any:
 
 
 def events_to_wire(events: tuple[Event, ...] | list[Event], viewer: int | None) -> list[dict]:
-    """The events as `viewer` may see them."""
+    """The events as the product's `redact` gives them to `viewer`, encoded reflectively: the
+    reference of the fast codec's encoding only. It is no oracle of what a seat may see, since
+    it trusts `redact` (the leak oracles use `_witnesses` or `knowledge_model` instead)."""
     return [to_wire(redact(event, viewer)) for event in events]
