@@ -146,7 +146,12 @@ def test_the_socket_cap_per_address_counts_both_processes(
             assert _refused(b, f"/ws/{room_b['code']}") is None
             assert _refused(a, "/ws/lobby") is None
         stack.close()  # every place given back, on both
-        assert _refused(b, f"/ws/{room_b['code']}") is None
+        # In Redis by a task each (a socket's close does not wait for it), so a socket opened
+        # at once may still find them taken, for a few milliseconds: once this failed.
+        deadline = time.monotonic() + 5.0
+        while (code := _refused(b, f"/ws/{room_b['code']}")) is not None:
+            assert shared and time.monotonic() < deadline, f"places not given back: {code}"
+            time.sleep(0.05)
 
 
 def test_a_dead_process_s_sockets_are_given_back(app_factory: Callable[..., FastAPI],
