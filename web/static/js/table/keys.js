@@ -110,7 +110,10 @@ function helpDialog() {
       h('tbody', { id: 'help-rows' }, helpRows())),
     h('p', null, close));
   // Closed by its button or by Escape (the browser's own); the focus goes back where it was.
+  // The browser fires `close` in a later task: one that arrives after the panel was opened
+  // again belongs to the earlier closing and must not take the new opener.
   dialog.addEventListener('close', () => {
+    if (dialog.open) return;
     if (opener && opener.isConnected && !opener.disabled) opener.focus();
     else document.getElementById('help-btn')?.focus();
     opener = null;
