@@ -16,7 +16,7 @@ from yanniv.db.base import Base
 from yanniv.db.session import normalize_url
 
 # Every module declaring tables, so that `Base.metadata` is complete for autogenerate.
-for _module in ("yanniv.server.models", "yanniv.profiles.models"):
+for _module in ("yanniv.server.store.models", "yanniv.profiles.models"):
     with contextlib.suppress(ImportError):  # a part not written yet
         importlib.import_module(_module)
 

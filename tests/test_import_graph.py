@@ -8,13 +8,13 @@ the function runs), `TYPE_CHECKING` ones included, relative imports resolved, an
 
 The layers, bottom first (a unit may import only units of lower layers, or itself):
 
-0. `engine` (the pure rules), `yaniv` (classic Yaniv's pure rules), `lang` (which language
-   a request asks for) and `french` (French elision of filled-in names), stdlib only:
-   everything else builds on them.
-1. `policies` (baseline players): read the engine only.
-2. `bots` (uses `policies` for the easy level).
-3. `games`: the registry, each game a value (its rules, codec, settings and bots).
-4. `simulate` and `tournament` (harnesses playing through `games`), and `db` (engine,
+0. `kit` (the shared pure card-game kit), `lang` (which language a request asks for) and
+   `french` (French elision of filled-in names), stdlib only: everything else builds on them.
+1. `rules`: every game's pure rules (`games/<id>/rules/`), on the kit.
+2. `bots`: every game's computer players (`games/<id>/bots/`), on their game's rules.
+3. `games`: the registry, the game interface, the shared codec parts, and each game's value
+   (its settings, codec, texts and figures).
+4. `tools` (`simulate`, `tournament`: harnesses playing through `games`), and `db` (engine,
    session and migrations, knowing no table but its own base).
 5. `profiles`: records finished matches, ratings, the profiles JSON API; on `db`.
 6. `server`: rooms, sockets, the rooms API; hosts any game of `games`, records results
@@ -22,7 +22,12 @@ The layers, bottom first (a unit may import only units of lower layers, or itsel
 7. `webapp`: HTML pages, the profile pages among them; reads the server's room codes and
    the profiles' data and texts.
 8. `app`: the composition root (`create_app`, `serve`), assembling 5–7.
-9. `cli`: the console script, which dispatches to `app`, `simulate`, `tournament`, `server`.
+9. `cli`: the console script, which dispatches to `app`, `tools`, `server`.
+
+Beside the layers: the platform (everything but `games` and `kit`) reaches a game only
+through the registry and the interface (`yanniv.games`, `yanniv.games.interface`, the shared
+`wire` and `schema` parts) and the kit, never a game's own module; a game never imports
+another game.
 """
 
 from __future__ import annotations
@@ -36,11 +41,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "yanniv"
 
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"engine", "yaniv", "lang", "french"}),
-    frozenset({"policies"}),
+    frozenset({"kit", "lang", "french"}),
+    frozenset({"rules"}),
     frozenset({"bots"}),
     frozenset({"games"}),
-    frozenset({"simulate", "tournament", "db"}),
+    frozenset({"tools", "db"}),
     frozenset({"profiles"}),
     frozenset({"server"}),
     frozenset({"webapp"}),
@@ -136,9 +141,26 @@ def cycles(graph: Mapping[str, Iterable[str]]) -> list[list[str]]:
     return out
 
 
-def unit_of(module: str) -> str:
-    """`yanniv.server.rooms` → `server`; the root package `yanniv` itself → `yanniv`."""
+#: Modules of `yanniv.games` the platform may import: the registry and what every game shares.
+PLATFORM_FACING = frozenset({"yanniv.games", "yanniv.games.interface", "yanniv.games.wire",
+                             "yanniv.games.schema"})
+
+
+def game_of(module: str) -> str | None:
+    """`yanniv.games.yami.rules.grid` → `yami`; None for a module outside a game's folder."""
     parts = module.split(".")
+    if len(parts) >= 3 and parts[1] == "games" and f"yanniv.games.{parts[2]}" not in (
+            PLATFORM_FACING) and parts[2] not in ("interface", "wire", "schema", "shedding"):
+        return parts[2]
+    return None
+
+
+def unit_of(module: str) -> str:
+    """`yanniv.server.rooms.registry` → `server`; a game's rules or bots → `rules` or `bots`;
+    the root package `yanniv` itself → `yanniv`."""
+    parts = module.split(".")
+    if game_of(module) is not None and len(parts) >= 4 and parts[3] in ("rules", "bots"):
+        return parts[3]
     return parts[1] if len(parts) > 1 else parts[0]
 
 
@@ -172,9 +194,9 @@ def graph() -> dict[str, set[str]]:
 def test_the_scan_sees_the_code(graph: dict[str, set[str]]) -> None:
     """Sanity: the scan finds known edges, lazy ones included, so an empty result means
     something."""
-    assert "yanniv.games" in graph["yanniv.server.room"]  # `from yanniv.games import …`
-    assert "yanniv.games.yanniv_codec" in graph["yanniv.games.yanniv_game"]  # a submodule
-    assert "yanniv.server.http_games" in graph["yanniv.app"]
+    assert "yanniv.games" in graph["yanniv.server.rooms.room"]  # `from yanniv.games import …`
+    assert "yanniv.games.yanniv.codec" in graph["yanniv.games.yanniv.game"]  # a submodule
+    assert "yanniv.server.api.games" in graph["yanniv.app"]
     assert "yanniv.app" in graph["yanniv.cli"]  # inside `main`
 
 
@@ -193,6 +215,40 @@ def test_every_unit_has_a_layer(graph: dict[str, set[str]]) -> None:
 
 def test_no_layer_imports_one_above(graph: dict[str, set[str]]) -> None:
     assert upward_imports(graph, LAYERS) == []
+
+
+def platform_imports_of_games(graph: Mapping[str, Iterable[str]]) -> list[str]:
+    """Every import of a game's own module by a module outside `yanniv.games` and the kit."""
+    bad = []
+    for module, targets in sorted(graph.items()):
+        if unit_of(module) in ("games", "rules", "bots", "kit"):
+            continue
+        bad += [f"{module} -> {t}" for t in sorted(targets) if game_of(t) is not None]
+    return bad
+
+
+def cross_game_imports(graph: Mapping[str, Iterable[str]]) -> list[str]:
+    """Every import of one game's module by another game's."""
+    return [f"{module} -> {t}" for module, targets in sorted(graph.items())
+            for t in sorted(targets)
+            if game_of(module) and game_of(t) and game_of(module) != game_of(t)]
+
+
+def test_the_platform_reaches_games_through_the_registry(graph: dict[str, set[str]]) -> None:
+    assert platform_imports_of_games(graph) == []
+
+
+def test_no_game_imports_another(graph: dict[str, set[str]]) -> None:
+    assert cross_game_imports(graph) == []
+
+
+def test_the_game_checks_can_fail() -> None:
+    """A server module importing a game's rules, and a game importing another's: both seen."""
+    found = {"yanniv.server.rooms.room": {"yanniv.games.yanniv.rules.cards", "yanniv.games"},
+             "yanniv.games.yaniv.codec": {"yanniv.games.yanniv.codec", "yanniv.kit.cards"}}
+    assert platform_imports_of_games(found) == [
+        "yanniv.server.rooms.room -> yanniv.games.yanniv.rules.cards"]
+    assert cross_game_imports(found) == ["yanniv.games.yaniv.codec -> yanniv.games.yanniv.codec"]
 
 
 def test_the_checks_can_fail(tmp_path: Path) -> None:

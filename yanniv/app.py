@@ -24,18 +24,22 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from yanniv.db.session import Database
 from yanniv.profiles import api as profiles_api
 from yanniv.profiles.password import LoginThrottle
-from yanniv.server import http_games, http_health, http_rooms, pseudos, ws
-from yanniv.server.advertise import advertise_url
-from yanniv.server.app import install_error_handlers
-from yanniv.server.limits import BodyLimitMiddleware
-from yanniv.server.lobby_bus import SharedState
-from yanniv.server.lobby_feed import LobbySocket
-from yanniv.server.logs import log_config, redact_tokens
-from yanniv.server.owner import OwnerCookieMiddleware
-from yanniv.server.ratelimit import SocketCaps, WrongCodeLimiter
-from yanniv.server.rooms import Rooms
-from yanniv.server.routing import OwnerRouting
-from yanniv.server.run import ws_limits
+from yanniv.server.api import games as http_games
+from yanniv.server.api import health as http_health
+from yanniv.server.api import rooms as http_rooms
+from yanniv.server.api.body_limit import BodyLimitMiddleware
+from yanniv.server.api.owner_cookie import OwnerCookieMiddleware
+from yanniv.server.api.refusals import install_error_handlers
+from yanniv.server.cluster.advertise import advertise_url
+from yanniv.server.cluster.lobby_bus import SharedState
+from yanniv.server.cluster.routing import OwnerRouting
+from yanniv.server.ops.logs import log_config, redact_tokens
+from yanniv.server.ops.ratelimit import SocketCaps, WrongCodeLimiter
+from yanniv.server.ops.uvicorn_config import ws_limits
+from yanniv.server.realtime import ws
+from yanniv.server.realtime.lobby_feed import LobbySocket
+from yanniv.server.rooms import pseudos
+from yanniv.server.rooms.registry import Rooms
 from yanniv.server.settings import Settings
 from yanniv.webapp import pages
 

@@ -77,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "balancer-conf":
         from pathlib import Path
 
-        from yanniv.server.balancer import compose_conf, nginx_conf
+        from yanniv.server.cluster.balancer import compose_conf, nginx_conf
 
         if args.compose:
             sys.stdout.write(compose_conf())
@@ -89,8 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                     resolver=args.resolver, error_log=args.error_log))
         return 0
     if args.command == "simulate":
-        from yanniv.games.base import parse_options
-        from yanniv.simulate import run_simulation
+        from yanniv.games.interface import parse_options
+        from yanniv.tools.simulate import run_simulation
 
         summary = run_simulation(
             seats=args.seats,
@@ -107,14 +107,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write("\n")
         return 0
     if args.command == "tournament":
-        from yanniv.tournament import cli_tournament
+        from yanniv.tools.tournament import cli_tournament
 
         return cli_tournament(args)
     if args.command == "schema":
         from pathlib import Path
 
         from yanniv.games import DEFAULT_GAME, GAMES, get_game
-        from yanniv.server.protocol_schema import schema_path, write_schema
+        from yanniv.server.realtime.protocol_schema import schema_path, write_schema
 
         # One --output file holds one game's schema: the named one, else the default game.
         if args.game or args.output:

@@ -23,7 +23,7 @@ branch_labels = None
 depends_on = None
 
 # Frozen here (migrations never import app code): the "yanniv-1" ruleset as
-# `yanniv.engine.ruleset.LEGACY_YANNIV.to_dict()` writes it.
+# `yanniv.games.yanniv.rules.ruleset.LEGACY_YANNIV.to_dict()` writes it.
 _LEGACY_VERSION = "yanniv-1"
 _LEGACY_RULES = {"mandatory_powers": False, "play_taken_discard": False,
                  "last_lap_each_once": False, "decline_each_use": False}

@@ -1,5 +1,5 @@
-"""The one production codec (`yanniv.games.yanniv_codec`) against the reflective oracle
-(`tests/oracle/wire_oracle.py`), over every view and event of whole matches."""
+"""The one production codec (`yanniv.games.yanniv.codec`) against the reflective oracle
+(`tests/games/yanniv/oracle/wire_oracle.py`), over every view and event of whole matches."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import random
 import orjson
 import pytest
 
-from tests.oracle.wire_oracle import events_to_wire, to_wire
-from yanniv.engine import MatchConfig, Play, apply, legal_actions, view
-from yanniv.engine.cards import Card
-from yanniv.engine.setup import start_match
+from tests.games.yanniv.oracle.wire_oracle import events_to_wire, to_wire
 from yanniv.games import get_game
-from yanniv.games.base import WireError
-from yanniv.games.yanniv_codec import PUBLIC_FIELDS
+from yanniv.games.interface import WireError
+from yanniv.games.yanniv.codec import PUBLIC_FIELDS
+from yanniv.games.yanniv.rules import MatchConfig, Play, apply, legal_actions, view
+from yanniv.games.yanniv.rules.cards import parse_card
+from yanniv.games.yanniv.rules.setup import start_match
 
 GAME = get_game("yanniv")
 
@@ -79,7 +79,7 @@ def test_known_cards_left_out_for_opponents_only() -> None:
 
 
 def test_decoding_gives_the_stored_form_in_card_order() -> None:
-    five_h, five_s = Card.parse("5H"), Card.parse("5S")
+    five_h, five_s = parse_card("5H"), parse_card("5S")
     canonical = tuple(sorted((five_h, five_s)))
     for order in (["5H", "5S"], ["5S", "5H"]):
         decoded = GAME.decode_action({"type": "Play", "cards": order})

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import orjson
 
-from yanniv.games.fast_json import EventWriter, FastEncoder
+from yanniv.games.wire import EventWriter, FastEncoder
 
 
 @dataclass(frozen=True, slots=True)

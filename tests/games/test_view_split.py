@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import orjson
 import pytest
 
-from yanniv.games.fast_json import FastEncoder, ViewMemo
+from yanniv.games.wire import FastEncoder, ViewMemo
 
 ENCODER = FastEncoder(coded=(), tagged=lambda cls: False)
 

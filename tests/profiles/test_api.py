@@ -13,7 +13,7 @@ from tests.profiles import scripted as S
 from yanniv.db.session import Database
 from yanniv.profiles.api import router
 from yanniv.profiles.record import check_pseudo, record_finished_match
-from yanniv.server.app import install_error_handlers
+from yanniv.server.api.refusals import install_error_handlers
 from yanniv.webapp.pages import mount_static
 from yanniv.webapp.pages import router as pages_router
 

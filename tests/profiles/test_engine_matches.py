@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 from sqlalchemy.orm import Session
 
 from tests.profiles.scripted import yanniv_config
-from yanniv.engine import MatchConfig, apply, new_match
 from yanniv.games import get_game
-from yanniv.policies import default_action
+from yanniv.games.yanniv.bots.policies import default_action
+from yanniv.games.yanniv.rules import MatchConfig, apply, new_match
 from yanniv.profiles.identity import hash_secret
 from yanniv.profiles.record import played_seats, record_finished_match
 from yanniv.profiles.stats import match_detail, profile_stats

@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, func, select
 
+from yanniv.profiles.leaderboard import leaderboard
 from yanniv.profiles.models import FinishedMancheRow, FinishedMatchPlayer, ProfileGame
-from yanniv.profiles.ratings import leaderboard
 from yanniv.profiles.stats import match_detail, profile_stats
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up there

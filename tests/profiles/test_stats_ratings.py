@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tests.profiles import scripted as S
+from yanniv.profiles.leaderboard import leaderboard
 from yanniv.profiles.models import FinishedMatchPlayer, FinishedMatchRow, Profile
-from yanniv.profiles.ratings import leaderboard
 from yanniv.profiles.record import record_finished_match
 from yanniv.profiles.schemas import ProfileGameOut, ProfileOut
 from yanniv.profiles.stats import match_detail, profile_stats

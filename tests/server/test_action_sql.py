@@ -21,7 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 
-from yanniv.server.action_sql import datetime_to_driver, flag_to_driver, sqlite_datetime_text
+from yanniv.server.store.action_sql import datetime_to_driver, flag_to_driver, sqlite_datetime_text
 
 
 def test_sqlite_text_is_the_dialects_own() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from yanniv.server.advertise import advertise_url
+from yanniv.server.cluster.advertise import advertise_url
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,8 +7,9 @@ import asyncio
 
 import pytest
 
-from yanniv.server import background
-from yanniv.server.background import cancel_and_wait, raise_if_cancelled
+from tests.fresh_loop import run_fresh
+from yanniv.server.ops import background
+from yanniv.server.ops.background import cancel_and_wait, raise_if_cancelled
 
 
 async def _loses_its_first_cancellation(lost: list[int]) -> None:
@@ -36,7 +37,7 @@ def test_a_task_that_lost_its_cancellation_is_cancelled_again(
         assert task.cancelled()
         return lost
 
-    assert asyncio.run(scene()) == [1]
+    assert run_fresh(scene) == [1]
 
 
 def test_a_failure_of_the_task_reaches_the_caller_and_its_cancellation_does_not() -> None:
@@ -52,7 +53,7 @@ def test_a_failure_of_the_task_reaches_the_caller_and_its_cancellation_does_not(
         await cancel_and_wait(quiet)
         assert quiet.cancelled()
 
-    asyncio.run(scene())
+    run_fresh(scene)
 
 
 def test_the_caller_s_own_cancellation_is_not_swallowed() -> None:
@@ -76,7 +77,7 @@ def test_the_caller_s_own_cancellation_is_not_swallowed() -> None:
             inner.cancel()
         return False
 
-    assert asyncio.run(scene())
+    assert run_fresh(scene)
 
 
 def test_a_loop_that_checks_stops_at_the_first_cancellation() -> None:
@@ -100,4 +101,4 @@ def test_a_loop_that_checks_stops_at_the_first_cancellation() -> None:
         assert task.cancelled()
         return asyncio.get_running_loop().time() - started
 
-    assert asyncio.run(scene()) < 1.0
+    assert run_fresh(scene) < 1.0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from yanniv.server.balancer import nginx_conf
+from yanniv.server.cluster.balancer import nginx_conf
 
 ROOT = Path(__file__).resolve().parents[2]
 

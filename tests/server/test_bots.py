@@ -14,10 +14,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from tests.oracle.wire_oracle import to_wire
-from yanniv.engine import view as engine_view
+from tests.games.yanniv.oracle.wire_oracle import to_wire
 from yanniv.games import get_game
-from yanniv.server.protocol import SERVER_MESSAGE
+from yanniv.games.yanniv.rules import view as engine_view
+from yanniv.server.realtime.protocol import SERVER_MESSAGE
 
 FAST = {"bot_delay_scale": 0.0}
 PAST_RESULTS = frozenset({"history", "last_result"})

@@ -15,11 +15,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from yanniv.engine.ruleset import LEGACY_YANNIV, RULES_VERSION
 from yanniv.games import GAMES, get_game
-from yanniv.games.base import Game
-from yanniv.server.protocol import RoomSettings
-from yanniv.server.room_settings import settings_model
+from yanniv.games.interface import Game
+from yanniv.games.yanniv.rules.ruleset import LEGACY_YANNIV, RULES_VERSION
+from yanniv.server.realtime.protocol import RoomSettings
+from yanniv.server.rooms.room_settings import settings_model
 
 
 def test_python_lists_the_registry_with_its_settings_schema() -> None:

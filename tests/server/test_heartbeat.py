@@ -21,7 +21,7 @@ from websockets.http11 import Response
 from websockets.sync.client import connect
 from websockets.uri import parse_uri
 
-from yanniv.server.run import ws_limits
+from yanniv.server.ops.uvicorn_config import ws_limits
 
 PING_INTERVAL = 0.4
 PING_TIMEOUT = 0.8

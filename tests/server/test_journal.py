@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from yanniv.server.room import JOURNAL_EVENTS
+from yanniv.server.rooms.room import JOURNAL_EVENTS
 
 
 def _live_events(player: Any) -> list[dict[str, Any]]:

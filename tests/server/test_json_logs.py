@@ -28,7 +28,7 @@ from sqlalchemy import create_engine, text
 from websockets.sync.client import connect
 
 from tests.live_ws import free_port
-from yanniv.server.logs import RoomField, json_formatter
+from yanniv.server.ops.logs import RoomField, json_formatter
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELDS = {"ts", "level", "logger", "msg"}
@@ -102,7 +102,7 @@ def _record(name: str, msg: str, *args: object, **extra: object) -> logging.LogR
 
 
 @pytest.mark.parametrize(("record", "room"), [
-    (_record("yanniv.server.play", "room %s: match %d finished", "ABC234", 3), "ABC234"),
+    (_record("yanniv.server.rooms.play", "room %s: match %d finished", "ABC234", 3), "ABC234"),
     (_record("yanniv.x", "loaded %d rooms", 4), None),
     (_record("yanniv.x", "anything", room="XYZ789"), "XYZ789"),  # extra= wins
     (_record("uvicorn.error", '%s - "WebSocket %s" [accepted]', "1.2.3.4:5",
@@ -156,7 +156,7 @@ def test_yanniv_serve_prints_json_lines(tmp_path: Path) -> None:
     assert {line["process"] for line in lines} == {owner}
     assert {line["advertise"] for line in lines} == {f"http://127.0.0.1:{port}"}
     about = [line for line in lines if line.get("room") == code]
-    assert any(line["logger"] == "yanniv.server.lobby" and "created" in line["msg"]
+    assert any(line["logger"] == "yanniv.server.rooms.lobby" and "created" in line["msg"]
                for line in about)
     socket_lines = [line for line in about if "WebSocket" in line["msg"]]
     assert socket_lines, about

@@ -14,9 +14,9 @@ import pytest
 from sqlalchemy import text
 
 from yanniv.db.session import Database
-from yanniv.server.action_sql import PG_APPEND_ACTIONS
-from yanniv.server.leases import LeaseLost, Leases
-from yanniv.server.store import RoomStore
+from yanniv.server.cluster.leases import LeaseLost, Leases
+from yanniv.server.store.action_sql import PG_APPEND_ACTIONS
+from yanniv.server.store.room_store import RoomStore
 
 CODE = "RACE42"
 

@@ -24,8 +24,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 
-from yanniv.engine import MatchConfig, apply, start_match
 from yanniv.games import get_game
+from yanniv.games.yanniv.rules import MatchConfig, apply, start_match
 
 #: A short lease, so take-overs happen within a test.
 FAST = {"cluster": True, "lease_seconds": 1.0, "lease_renew_seconds": 0.2}

@@ -12,7 +12,7 @@ import sqlalchemy
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from yanniv.server.lobby_bus import SharedState
+from yanniv.server.cluster.lobby_bus import SharedState
 
 
 class StartFailed(RuntimeError):

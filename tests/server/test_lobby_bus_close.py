@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from yanniv.server import lobby_bus
-from yanniv.server.lobby_bus import LobbyBus, close_within
+from tests.fresh_loop import run_fresh
+from yanniv.server.cluster import lobby_bus
+from yanniv.server.cluster.lobby_bus import LobbyBus, close_within
 
 
 async def _forever() -> None:
@@ -53,7 +54,7 @@ def test_a_subscription_that_never_closes_does_not_hold_the_stop(
         return time.monotonic() - started
 
     HungPubSub.closes = 0
-    took = asyncio.run(scene())
+    took = run_fresh(scene)
     assert HungPubSub.closes == 1
     assert 0.15 < took < 5
 
@@ -68,4 +69,4 @@ def test_close_within_gives_up_and_swallows_errors() -> None:
         await close_within(failing(), 0.1)
         return time.monotonic() - started
 
-    assert asyncio.run(scene()) < 2
+    assert run_fresh(scene) < 2

@@ -25,8 +25,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.fresh_loop import run_fresh
 from yanniv.games import get_game
-from yanniv.server.lobby_feed import Listener
-from yanniv.server.run import ws_limits
+from yanniv.server.ops.uvicorn_config import ws_limits
+from yanniv.server.realtime.lobby_feed import Listener
 
 NO_REFRESH = {"lobby_refresh_seconds": 600.0}
 MAX_SEATS = get_game("yanniv").max_seats

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from yanniv.server.logs import RedactTokens
+from yanniv.server.ops.logs import RedactTokens
 
 
 def test_token_redacted(caplog: pytest.LogCaptureFixture) -> None:

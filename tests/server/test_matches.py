@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from yanniv.games import get_game
-from yanniv.server.protocol import SERVER_MESSAGE
+from yanniv.server.realtime.protocol import SERVER_MESSAGE
 
 PAST_RESULTS = frozenset({"history", "last_result"})
 

@@ -22,8 +22,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.live_ws import free_port
 from yanniv.app import server_config
-from yanniv.server.balancer import nginx_conf
-from yanniv.server.metrics import Metrics
+from yanniv.server.cluster.balancer import nginx_conf
+from yanniv.server.ops.metrics import Metrics
 from yanniv.server.settings import Settings
 
 LOOPBACK = ("127.0.0.1", 40000)

@@ -10,7 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-import yanniv.server.models  # noqa: F401  (tables on Base.metadata)
+import yanniv.server.store.models  # noqa: F401  (tables on Base.metadata)
 from yanniv.db.base import Base
 from yanniv.db.migrate import upgrade
 from yanniv.db.session import Database

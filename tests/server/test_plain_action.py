@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from yanniv.server.protocol import CLIENT_MESSAGE, ActionIn, plain_action
+from yanniv.server.realtime.protocol import CLIENT_MESSAGE, ActionIn, plain_action
 
 _SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 2**70), st.floats(allow_nan=False),
                      st.text(max_size=70), st.lists(st.integers(), max_size=2),

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from yanniv.engine import actions, events, state
-from yanniv.engine.view import MatchView, PlayerView
-from yanniv.server import connections, errors, protocol
+from yanniv.games.yanniv.rules import actions, events, state
+from yanniv.games.yanniv.rules.view import MatchView, PlayerView
+from yanniv.server import errors
+from yanniv.server.realtime import connections, protocol
 from yanniv.server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,7 +97,7 @@ def test_every_server_error_code_is_documented(sections: dict[str, str]) -> None
 def _engine_error_codes() -> set[str]:
     """Codes the rules raise: the first string given to `IllegalActionError` or `_err`."""
     found = set()
-    for path in (ROOT / "yanniv" / "engine").glob("*.py"):
+    for path in (ROOT / "yanniv" / "games" / "yanniv" / "rules").glob("*.py"):
         text = path.read_text(encoding="utf-8")
         found |= set(re.findall(r'(?:IllegalActionError|_err)\(\s*"([a-z_]+)"', text))
     return found
@@ -113,7 +114,7 @@ def _close_codes() -> set[int]:
     """`CLOSE_*` constants, and the literal codes the server closes sockets with."""
     found = {value for name, value in vars(connections).items()
              if name.startswith("CLOSE_") and isinstance(value, int)}
-    for path in (ROOT / "yanniv" / "server").glob("*.py"):
+    for path in (ROOT / "yanniv" / "server").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         found |= {int(code) for code in re.findall(r"\.close\((\d{4})\)", text)}
     return found
@@ -203,7 +204,7 @@ def test_every_room_setting_is_documented(sections: dict[str, str]) -> None:
 
 def test_every_api_route_is_documented() -> None:
     from yanniv.profiles.api import router as profiles_router
-    from yanniv.server.http_rooms import router as rooms_router
+    from yanniv.server.api.rooms import router as rooms_router
 
     text = re.sub(r"\{[^}]*\}", "{}", DOC.read_text(encoding="utf-8"))
     missing = []

@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from yanniv.cli import main as cli_main
-from yanniv.server.protocol_schema import protocol_schema
+from yanniv.server.realtime.protocol_schema import protocol_schema
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json"
 RANKS = "A23456789TJQK"

@@ -9,7 +9,7 @@ def test_the_confusables_data_is_not_kept_after_the_table_is_built() -> None:
     code = (
         "import gc, sys, tracemalloc\n"
         "import confusable_homoglyphs.utils\n"  # its import is not the table
-        "from yanniv.server import pseudos\n"
+        "from yanniv.server.rooms import pseudos\n"
         "tracemalloc.start()\n"
         "pseudos.prepare()\n"
         "gc.collect()\n"

@@ -14,9 +14,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from yanniv.engine import MatchConfig, apply, view
-from yanniv.engine.setup import start_match
 from yanniv.games import get_game
+from yanniv.games.yanniv.rules import MatchConfig, apply, view
+from yanniv.games.yanniv.rules.setup import start_match
 
 SEED = "restart-seed-42"
 

@@ -2,7 +2,7 @@
 the migration exactly as it was played: under the "yanniv-1" rules (optional powers, the old
 last lap), not under today's defaults.
 
-The stored log is one recorded by the code before the rule set (`tests/engine/fixtures/
+The stored log is one recorded by the code before the rule set (`tests/games/yanniv/fixtures/
 legacy_replays.json`, with a digest of the state after every action), cut in the middle so
 that the match is still in play; the restored state must have the digest recorded then.
 """
@@ -20,15 +20,16 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from scripts.legacy_replay_fixture import state_digest
+from bench.legacy_replay_fixture import state_digest
 from yanniv.db.migrate import upgrade
 from yanniv.db.session import Database
-from yanniv.engine import MatchConfig, apply, start_match
-from yanniv.engine.ruleset import LEGACY_YANNIV
 from yanniv.games import get_game
+from yanniv.games.yanniv.rules import MatchConfig, apply, start_match
+from yanniv.games.yanniv.rules.ruleset import LEGACY_YANNIV
 
 FIXTURE = json.loads(
-    (Path(__file__).parents[1] / "engine" / "fixtures" / "legacy_replays.json").read_text())
+    (Path(__file__).parents[1] / "games" / "yanniv" / "fixtures" /
+    "legacy_replays.json").read_text())
 
 
 def _differs_under_todays_rules(match: dict[str, Any], cut: int) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from yanniv.server.room import SEEN_IDS, LiveMatch
+from yanniv.server.rooms.room import SEEN_IDS, LiveMatch
 
 
 def test_each_seat_keeps_its_own_latest_ids() -> None:

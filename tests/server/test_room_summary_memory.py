@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 import orjson
 
 from yanniv.games import get_game
-from yanniv.server.room import Room
-from yanniv.server.room_settings import settings_model
-from yanniv.server.seat import Seat
+from yanniv.server.rooms.room import Room
+from yanniv.server.rooms.room_settings import settings_model
+from yanniv.server.rooms.seat import Seat
 
 
 def _room(code: str, **fields: object) -> Room:

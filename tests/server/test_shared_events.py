@@ -7,11 +7,11 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from yanniv.engine.events import Drew, TurnStarted
 from yanniv.games import get_game
-from yanniv.server.room import JOURNAL_EVENTS, LiveMatch
-from yanniv.server.room_settings import settings_model
-from yanniv.server.shared_events import EventPool
+from yanniv.games.yanniv.rules.events import Drew, TurnStarted
+from yanniv.server.rooms.room import JOURNAL_EVENTS, LiveMatch
+from yanniv.server.rooms.room_settings import settings_model
+from yanniv.server.rooms.shared_events import EventPool
 
 
 def _match() -> LiveMatch:

@@ -24,7 +24,7 @@ import websockets
 
 from tests.fresh_loop import run_fresh
 from tests.live_ws import Recipient, served_app
-from yanniv.server.connections import SLOW_ABORT_SECONDS, Connection
+from yanniv.server.realtime.connections import SLOW_ABORT_SECONDS, Connection
 
 LIMIT = 8
 

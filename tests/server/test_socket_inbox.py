@@ -1,4 +1,5 @@
-"""A socket's message inbox and writable flag (yanniv/server/socket_inbox.py) keep the order
+"""A socket's message inbox and writable flag (yanniv/server/realtime/socket_inbox.py) keep the
+order
 and the wake-ups of asyncio's Queue and Event, for one reader, including cancelled waits."""
 
 from __future__ import annotations
@@ -7,7 +8,8 @@ import asyncio
 
 import pytest
 
-from yanniv.server.socket_inbox import Flag, Inbox
+from tests.fresh_loop import run_fresh
+from yanniv.server.realtime.socket_inbox import Flag, Inbox
 
 
 def test_messages_come_out_in_order_whether_the_reader_waits_or_not() -> None:
@@ -31,7 +33,7 @@ def test_messages_come_out_in_order_whether_the_reader_waits_or_not() -> None:
         assert inbox.empty() and inbox.qsize() == 0
         return got
 
-    assert asyncio.run(run()) == ["a", "b", "c", "d"]
+    assert run_fresh(run) == ["a", "b", "c", "d"]
 
 
 def test_a_cancelled_reader_loses_no_message() -> None:
@@ -49,7 +51,7 @@ def test_a_cancelled_reader_loses_no_message() -> None:
         inbox.put_nowait("kept")
         return await inbox.get()
 
-    assert asyncio.run(run()) == "kept"
+    assert run_fresh(run) == "kept"
 
 
 def test_two_readers_at_once_are_refused() -> None:
@@ -61,7 +63,7 @@ def test_two_readers_at_once_are_refused() -> None:
         inbox.put_nowait("x")
         assert await first == "x"
 
-    asyncio.run(run())
+    run_fresh(run)
 
 
 def test_the_flag_wakes_every_waiter_and_forgets_cancelled_ones() -> None:
@@ -86,4 +88,4 @@ def test_the_flag_wakes_every_waiter_and_forgets_cancelled_ones() -> None:
         flag.set()
         assert await late
 
-    asyncio.run(run())
+    run_fresh(run)

@@ -18,8 +18,13 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from tests.fresh_loop import run_fresh
-from yanniv.server.connections import Connection
-from yanniv.server.socket_protocol import PING_FRAME, WRITE_TEXT, SocketProtocol, text_frame
+from yanniv.server.realtime.connections import Connection
+from yanniv.server.realtime.socket_protocol import (
+    PING_FRAME,
+    WRITE_TEXT,
+    SocketProtocol,
+    text_frame,
+)
 
 
 class FakeTransport(asyncio.Transport):

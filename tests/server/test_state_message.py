@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from yanniv.server.protocol import SERVER_MESSAGE, StateOut, outgoing_bytes, state_bytes
+from yanniv.server.realtime.protocol import SERVER_MESSAGE, StateOut, outgoing_bytes, state_bytes
 
 ROOM = {"code": "ABC234", "seats": [{"seat": 0, "pseudo": "Zoé « l'as »"}], "your_seat": 0}
 VIEW = {"viewer": 0, "hand": ["QH", "XR"], "players": [{"seat": 0, "known_cards": []}]}

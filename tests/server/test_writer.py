@@ -14,11 +14,11 @@ import pytest
 
 from tests.fresh_loop import run_fresh
 from yanniv.db.session import Database
-from yanniv.server import writer as writer_module
-from yanniv.server.action_sql import Busy
-from yanniv.server.leases import LeaseLost
-from yanniv.server.store import ActionWrite
-from yanniv.server.writer import ActionWriter
+from yanniv.server.cluster.leases import LeaseLost
+from yanniv.server.store import group_commit as writer_module
+from yanniv.server.store.action_sql import Busy
+from yanniv.server.store.group_commit import ActionWriter
+from yanniv.server.store.room_store import ActionWrite
 
 
 class FakeStore:
@@ -232,7 +232,7 @@ def test_the_loop_s_sqlite_connection_never_waits_for_a_lock(tmp_path: Path) -> 
 
     from sqlalchemy import create_engine
 
-    from yanniv.server.action_sql import DriverStatement, LoopSQLite
+    from yanniv.server.store.action_sql import DriverStatement, LoopSQLite
 
     path = tmp_path / "locked.sqlite3"
     engine = create_engine(f"sqlite:///{path}")
@@ -260,8 +260,8 @@ def test_every_sqlite_connection_gets_the_page_cache_of_the_settings(tmp_path: P
     """`Settings.sqlite_cache_kib` bounds the resident page cache of the database thread's
     connections and of the loop's own writer alike (each connection has its own cache)."""
     from yanniv.app import create_app
-    from yanniv.server.action_sql import LoopSQLite
     from yanniv.server.settings import Settings
+    from yanniv.server.store.action_sql import LoopSQLite
 
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'cache.sqlite3'}",
                         sqlite_cache_kib=300)

@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from yanniv.server.run import ws_limits
+from yanniv.server.ops.uvicorn_config import ws_limits
 
 MIB = 1 << 20
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from fastapi import FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
 
-from yanniv.engine import IllegalActionError, MatchConfig, apply, new_match, view
 from yanniv.games import get_game
-from yanniv.games.base import WireError
-from yanniv.server.http_games import router as games_router
+from yanniv.games.interface import WireError
+from yanniv.games.yanniv.rules import IllegalActionError, MatchConfig, apply, new_match, view
+from yanniv.server.api.games import router as games_router
 from yanniv.webapp.pages import mount_static, router
 
 GAME = get_game("yanniv")

@@ -1,5 +1,6 @@
 """Rigged tables for the browser tests: a started room whose live match is replaced by an
-explicit engine state (`yanniv.engine.rigging.rigged`), so that a test reaches any decision
+explicit engine state (`yanniv.games.yanniv.rules.rigging.rigged`), so that a test reaches any
+decision
 (each power prompt, a 6 or a 7 in force, the call that ends a manche) without luck.
 
 The state is put in on the server's own event loop, under the room's lock, with a new room
@@ -14,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from yanniv.engine.rigging import rigged
+from yanniv.games.yanniv.rules.rigging import rigged
 
 
 def start_room(base: str, pseudo: str, *, bots: int = 3, humans: tuple[str, ...] = (),

@@ -22,7 +22,7 @@ import pytest
 from web_driver import PHONE, acting, play_one, screenshot, state
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "loadtest"))
+sys.path.insert(0, str(ROOT / "bench" / "loadtest"))
 from cluster import owners, start_advertised, start_nginx  # noqa: E402  (the harness's processes)
 from servers import Server, stop_pid  # noqa: E402
 

@@ -17,8 +17,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from rig import open_seat, settle
 from web_driver import PHONE, select_cards, state
 
-from yanniv.yaniv.cards import YCard, ycards
-from yanniv.yaniv.model import MancheEnded, Packet, Pending
+from yanniv.games.yaniv.rules.cards import parse_card, ycards
+from yanniv.games.yaniv.rules.model import MancheEnded, Packet, Pending
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +69,7 @@ def rig(live_server: Any, code: str, hands: list[str], offer: str = "KD", to_act
             current = room.match.state
             n = current.config.seats
             dealt = [ycards(h) for h in hands]
-            flipped = YCard.parse(offer)
+            flipped = parse_card(offer)
             used = {c for hand in dealt for c in hand} | {flipped}
             everything = [c for c in current.pile if c not in used]
             everything += [c for hand in current.hands for c in hand if c not in used]

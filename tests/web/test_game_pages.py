@@ -14,11 +14,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from yanniv.games import GAMES
+from yanniv.games.yaniv.rules import model as yaniv_model
 from yanniv.webapp.pages import mount_static, router
-from yanniv.yaniv import model as yaniv_model
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "yanniv" / "webapp" / "rules"
+GAMES_DIR = ROOT / "yanniv" / "games"
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def _book() -> str | None:
 def test_every_game_has_its_rules_in_french_and_english() -> None:
     for game in GAMES:
         for lang in ("fr", "en"):
-            assert (RULES / f"{game}.{lang}.md").is_file(), (game, lang)
+            assert (GAMES_DIR / game / f"rules.{lang}.md").is_file(), (game, lang)
 
 
 def test_each_game_has_one_rules_address(client: TestClient) -> None:
@@ -129,7 +129,7 @@ def test_english_yaniv_rules_are_a_translation(client: TestClient) -> None:
 
 
 def test_french_yaniv_rules_keep_french_typography() -> None:
-    source = (RULES / "yaniv.fr.md").read_text(encoding="utf-8")
+    source = (GAMES_DIR / "yaniv" / "rules.fr.md").read_text(encoding="utf-8")
     prose = re.sub(r"`[^`]*`", "", source)
     for wrong in (" :", " ;", " ?", " !", "« ", " »", "...", "'"):
         assert wrong not in prose, repr(wrong)

@@ -14,8 +14,8 @@ import pytest
 from rig import install, open_seat, settle, start_room
 from web_driver import screenshot, state
 
-from yanniv.engine.cards import cards
-from yanniv.engine.state import Constraint, Pending
+from yanniv.games.yanniv.rules.cards import cards
+from yanniv.games.yanniv.rules.state import Constraint, Pending
 
 pytestmark = pytest.mark.browser
 

@@ -67,7 +67,7 @@ def slow_bots(live_server: Any) -> Any:
 
 
 def test_focus_follows_every_action(pages: Any, live_server: Any, slow_bots: Any) -> None:
-    from yanniv.engine.state import Pending
+    from yanniv.games.yanniv.rules.state import Pending
 
     code, tokens = start_room(pages.base, "Clavière")
     page = open_seat(pages, code, 0, tokens[0], PHONE)

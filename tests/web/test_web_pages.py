@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from yanniv.server.http_games import router as games_router
+from yanniv.server.api.games import router as games_router
 from yanniv.webapp.pages import mount_static, router
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,7 +145,7 @@ def test_home_room_rules_pages(client: TestClient) -> None:
 
 
 def test_pseudo_inputs_stop_at_the_servers_limit(client: TestClient) -> None:
-    from yanniv.server.validation import PSEUDO_MAX
+    from yanniv.server.rooms.validation import PSEUDO_MAX
 
     for path, input_id in (("/", "pseudo"), ("/r/ABCDEF", "join-pseudo")):
         tag = re.search(rf'<input[^>]*id="{input_id}"[^>]*>', client.get(path).text)

@@ -1,14 +1,14 @@
 """The games the platform hosts, by id: the one registry everything else asks.
 
-A game is a value (`yanniv.games.base.Game`); adding one means writing its module and
+A game is a value (`yanniv.games.interface.Game`); adding one means writing its module and
 listing it here, never editing the server, the lobby or profiles.
 """
 
 from __future__ import annotations
 
-from yanniv.games.base import Game
-from yanniv.games.yaniv_game import GAME as YANIV_GAME
-from yanniv.games.yanniv_game import GAME as YANNIV_GAME
+from yanniv.games.interface import Game
+from yanniv.games.yaniv.game import GAME as YANIV_GAME
+from yanniv.games.yanniv.game import GAME as YANNIV_GAME
 
 #: Every registered game by id, in the order the lobby offers them.
 GAMES: dict[str, Game] = {game.id: game for game in (YANNIV_GAME, YANIV_GAME)}

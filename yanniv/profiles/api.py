@@ -16,6 +16,7 @@ from yanniv.games import DEFAULT_GAME, GAMES
 from yanniv.lang import lang_of
 from yanniv.profiles.errors import ProfileRefusal
 from yanniv.profiles.identity import OWNER_COOKIE, request_owner_secret
+from yanniv.profiles.leaderboard import PER_PAGE, leaderboard
 from yanniv.profiles.links import API_BASE, profile_url, pseudo_of_request
 from yanniv.profiles.password import (
     LoginThrottle,
@@ -24,7 +25,6 @@ from yanniv.profiles.password import (
     login,
     set_password,
 )
-from yanniv.profiles.ratings import PER_PAGE, leaderboard
 from yanniv.profiles.schemas import (
     LeaderboardPage,
     LoginIn,

@@ -1,7 +1,8 @@
 """Refusals of the profiles API, by code only.
 
 The texts and HTTP status of every refusal, the rooms' and the profiles' alike, are in the
-server's one catalogue (`yanniv/server/errors.py`), and one handler (`server/app.py`) answers
+server's one catalogue (`yanniv/server/errors.py`), and one handler (`server/api/refusals.py`)
+answers
 them all as `{code, message, message_en}`. Profiles sit below the server, so they name the
 code and let the layer above word it.
 """

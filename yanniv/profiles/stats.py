@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from yanniv.games import GAMES
 from yanniv.profiles.identity import hash_secret, pseudo_key
+from yanniv.profiles.leaderboard import rating_out, rating_position, ratio
 from yanniv.profiles.links import profile_url
 from yanniv.profiles.models import (
     MIN_RATED_MATCHES,
@@ -25,7 +26,6 @@ from yanniv.profiles.models import (
     ProfileGame,
     ProfileOwner,
 )
-from yanniv.profiles.ratings import rating_out, rating_position, ratio
 from yanniv.profiles.schemas import (
     MancheOut,
     MatchOut,

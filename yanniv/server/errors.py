@@ -1,7 +1,8 @@
 """Errors reported to one client: a stable code, French text and English text.
 
 The one catalogue of refusals: the rooms' and sockets', the framework's and the profiles
-API's (raised there by code, `ProfileRefusal`); `server/app.py` answers every one of them in
+API's (raised there by code, `ProfileRefusal`); `server/api/refusals.py` answers every one of them
+in
 the shape `{code, message, message_en}`.
 """
 
@@ -351,7 +352,7 @@ def validation_detail(problems: Sequence[Mapping[str, Any]], skip: int,
 
 
 def wire_detail(reason: str, subject: object) -> tuple[str, str]:
-    """French and English descriptions of a `yanniv.games.base.WireError`."""
+    """French and English descriptions of a `yanniv.games.interface.WireError`."""
     fr, en = WIRE_PROBLEMS.get(reason, OTHER_PROBLEM)
     shown = str(subject)[:40]
     return fr.format(subject=shown), en.format(subject=shown)

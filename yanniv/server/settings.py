@@ -56,7 +56,7 @@ class Settings(BaseSettings):
     ws_ping_timeout: float = 10.0
     #: Accept the permessage-deflate compression browsers offer. Off: a state message is
     #: about 2 KB, and per socket zlib keeps two windows (memory per socket roughly
-    #: doubles) and costs CPU on every frame; measured with `scripts/loadtest/ramp.py
+    #: doubles) and costs CPU on every frame; measured with `bench/loadtest/ramp.py
     #: --deflate` (docs/OPERATIONS.md).
     ws_per_message_deflate: bool = False
     #: The WebSocket protocol under uvicorn: "yanniv" (`socket_protocol.SocketProtocol`:
@@ -128,7 +128,8 @@ class Settings(BaseSettings):
     #: `http://10.0.0.5:8000` (docs/cluster.md, routing): stored with the leases it takes, so a
     #: request for one of its rooms that reaches another process is sent on here. Empty: the
     #: other processes cannot send it anything (they answer `room_not_found` as alone).
-    #: `auto`: `yanniv serve` works it out at start (`yanniv.server.advertise`: the address it
+    #: `auto`: `yanniv serve` works it out at start (`yanniv.server.cluster.advertise`: the address
+    #: it
     #: listens on, or its host name's, e.g. a container's own IP; docker-compose.yml).
     advertise_url: str = ""
     #: The Redis a cluster shares (docs/cluster.md): lobby changes announced on pub/sub,

@@ -16,7 +16,7 @@ from jinja2 import pass_context
 
 from yanniv import french
 from yanniv.lang import DEFAULT_LANG, LANGS, lang_of
-from yanniv.server.pseudos import parse_bot_name
+from yanniv.server.rooms.pseudos import parse_bot_name
 from yanniv.webapp.assets import digest_of
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"

@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from yanniv.games import DEFAULT_GAME, GAMES
 from yanniv.lang import COOKIE, LANGS
-from yanniv.server.codes import is_code, normalize_code
+from yanniv.server.rooms.codes import is_code, normalize_code
 from yanniv.webapp import i18n, profile_pages
 from yanniv.webapp.assets import REVALIDATE, HashedStaticFiles, StaticAssets, immutable_response
 from yanniv.webapp.rules import rules_html

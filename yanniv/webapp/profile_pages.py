@@ -18,9 +18,9 @@ from yanniv.games import DEFAULT_GAME, GAMES
 from yanniv.lang import lang_of
 from yanniv.profiles.api import MatchId, Page
 from yanniv.profiles.identity import request_owner_secret
+from yanniv.profiles.leaderboard import PER_PAGE, leaderboard
 from yanniv.profiles.links import PAGE_BASE, profile_api_url, pseudo_of_request
 from yanniv.profiles.models import MIN_RATED_MATCHES
-from yanniv.profiles.ratings import PER_PAGE, leaderboard
 from yanniv.profiles.schemas import SortKey
 from yanniv.profiles.stats import match_detail, profile_stats
 from yanniv.profiles.texts import texts, tr

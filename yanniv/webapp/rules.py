@@ -1,5 +1,5 @@
-"""The rules pages, one Markdown file per game and language
-(`yanniv/webapp/rules/<game>.<lang>.md`), rendered with markdown-it-py.
+"""The rules pages, one Markdown file per game and language, kept in the game's own folder
+(`yanniv/games/<game>/rules.<lang>.md`, `Game.rules_file`), rendered with markdown-it-py.
 
 French: the game's rule book, word for word, then the interpretations of QUESTIONS.md in words
 for players (no test names, no paths). English: a translation of both. Raw HTML in the files is
@@ -18,9 +18,9 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from yanniv.games import get_game
 from yanniv.webapp import i18n
 
-RULES_DIR = Path(__file__).resolve().parent / "rules"
 _CARDS = re.compile(r"card:[A2-9TJQK][SHDC](?: card:[A2-9TJQK][SHDC])*")
 _RANKS = "A23456789TJQK"
 
@@ -62,7 +62,7 @@ def render_markdown(lang: str, source: str) -> str:
 
 def rules_file(game: str, lang: str) -> Path:
     """Where the rules of `game` (a registry id) are written in `lang`."""
-    return RULES_DIR / f"{game}.{lang}.md"
+    return get_game(game).rules_file(lang)
 
 
 @cache
